@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "leamoji",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "leamoji", targets: ["leamoji"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // FFmpeg's C libraries, found with pkg-config. Only LeamojiVideo imports this.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat libavcodec libswscale libavutil",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "pkg-config"])]
+    ),
+    // Plain values shared by every module (RGB images, sizes). No FFmpeg, no I/O.
+    .target(name: "LeamojiCore"),
+    // Every FFmpeg pointer: opening media, decoding, per-second sampling, still images in and out.
+    .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
+    // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift.
+    .target(name: "LeamojiNN"),
+    // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
+    // the default training data and the sample videos. Pure Swift.
+    .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
+    // The command-line tool: parses, validates, wires the modules together, maps errors to exit codes.
+    .executableTarget(
+      name: "leamoji",
+      dependencies: [
+        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiScenes",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
+    .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
+    .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),
+    .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
+    .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"]),
+  ]
+)
