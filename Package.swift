@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
   name: "leamoji",
-  platforms: [.macOS(.v13)],
   products: [
     .executable(name: "leamoji", targets: ["leamoji"])
   ],
@@ -30,7 +29,7 @@ let package = Package(
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiScenes",
+        "LeamojiCore", "LeamojiVideo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the CLI's words go: results on stdout, errors and progress on stderr. Text that comes
+/// from files (names, titles) may hold control characters; they are neutralised before
+/// reaching a terminal.
+enum Console {
+  static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+  static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+
+  /// One line on stdout.
+  static func print(_ line: String) {
+    write(safe(line) + "\n", to: STDOUT_FILENO)
+  }
+
+  /// One line on stderr, prefixed with `leamoji: `.
+  static func error(_ line: String) {
+    write("leamoji: " + safe(line) + "\n", to: STDERR_FILENO)
+  }
+
+  /// One warning line on stderr.
+  static func warning(_ line: String) {
+    write("leamoji: warning: " + safe(line) + "\n", to: STDERR_FILENO)
+  }
+
+  /// Raw text on stderr (progress bars), unfiltered: the caller builds it from safe parts.
+  static func writeStderr(_ text: String) {
+    write(text, to: STDERR_FILENO)
+  }
+
+  /// `text` with C0/C1 control characters and DEL replaced by `?`, so that a file name or title
+  /// cannot move the cursor, retitle the window or clear the screen.
+  static func safe(_ text: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      let v = scalar.value
+      if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) {
+        result.append("?")
+      } else {
+        result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  private static func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      offset += n
+    }
+    bytes.removeAll()
+  }
+}
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+final class ProgressBar {
+  private let total: Int?
+  private let label: String
+  private let enabled: Bool
+  private let started = Date()
+  private var lastDraw = Date.distantPast
+
+  init(label: String, total: Int?, enabled: Bool = Console.stderrIsTerminal) {
+    self.label = Console.safe(label)
+    self.total = total
+    self.enabled = enabled
+  }
+
+  /// Redraws with `done` items finished (at most ten times a second).
+  func update(_ done: Int) {
+    guard enabled else { return }
+    let now = Date()
+    if now.timeIntervalSince(lastDraw) < 0.1 { return }
+    lastDraw = now
+    let rate = Double(done) / max(now.timeIntervalSince(started), 0.001)
+    var line = "\r\u{1B}[2K\(label) "
+    if let total, total > 0 {
+      let fraction = min(1, Double(done) / Double(total))
+      let width = 30
+      let filled = Int(fraction * Double(width))
+      line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+      line += "\(done)/\(total)"
+    } else {
+      line += "\(done)"
+    }
+    line += String(format: "  %.1f/s", rate)
+    Console.writeStderr(line)
+  }
+
+  /// Clears the bar so the next output starts on a clean line.
+  func finish() {
+    guard enabled else { return }
+    Console.writeStderr("\r\u{1B}[2K")
+  }
+}
