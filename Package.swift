@@ -22,6 +22,9 @@ let package = Package(
     .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
     // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift.
     .target(name: "LeamojiNN"),
+    // The emotion classifier around the network: labelled image folders, augmentation, the
+    // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
+    .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
@@ -29,13 +32,14 @@ let package = Package(
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo",
+        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),
+    .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
     .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"]),
   ]

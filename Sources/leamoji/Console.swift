@@ -61,13 +61,15 @@ enum Console {
   }
 }
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal.
-final class ProgressBar {
-  private let total: Int?
-  private let label: String
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal (at most ten times
+/// a second). Safe to update from worker threads.
+final class ProgressBar: @unchecked Sendable {
+  private var total: Int?
+  private var label: String
   private let enabled: Bool
   private let started = Date()
   private var lastDraw = Date.distantPast
+  private let lock = NSLock()
 
   init(label: String, total: Int?, enabled: Bool = Console.stderrIsTerminal) {
     self.label = Console.safe(label)
@@ -75,11 +77,15 @@ final class ProgressBar {
     self.enabled = enabled
   }
 
-  /// Redraws with `done` items finished (at most ten times a second).
-  func update(_ done: Int) {
+  /// Redraws with `done` items finished, optionally changing the total and the label.
+  func update(_ done: Int, total newTotal: Int? = nil, label newLabel: String? = nil) {
     guard enabled else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    if let newTotal { total = newTotal }
+    if let newLabel { label = Console.safe(newLabel) }
     let now = Date()
-    if now.timeIntervalSince(lastDraw) < 0.1 { return }
+    if now.timeIntervalSince(lastDraw) < 0.1 && done != total { return }
     lastDraw = now
     let rate = Double(done) / max(now.timeIntervalSince(started), 0.001)
     var line = "\r\u{1B}[2K\(label) "

@@ -1,0 +1,147 @@
+import Foundation
+import LeamojiNN
+
+/// How to train.
+public struct TrainingOptions: Sendable {
+  public var epochs = 12
+  public var batchSize = 32
+  public var learningRate: Float = 0.003
+  public var weightDecay: Float = 0.0001
+  public var seed: UInt64 = 42
+  public var augment: Augmentation = [.flip, .crop]
+  /// Threads for the forward/backward passes; the model file does not depend on it.
+  public var threads = Network.defaultThreads
+
+  public init() {}
+}
+
+/// What one epoch achieved.
+public struct EpochReport: Sendable {
+  public let epoch: Int
+  /// Mean training loss over the epoch (augmented data, weights changing during the epoch).
+  public let loss: Float
+  public let trainingAccuracy: Double
+  /// Accuracy on the held-out validation images (nil without any).
+  public let validationAccuracy: Double?
+  public let seconds: Double
+  /// Whether this epoch is the best so far (and so the one kept, unless a later one beats it).
+  public let isBest: Bool
+}
+
+/// A finished training run.
+public struct TrainingResult: Sendable {
+  /// The model of the best epoch.
+  public let model: Model
+  public let bestEpoch: Int
+  public let reports: [EpochReport]
+}
+
+/// The training loop: shuffled mini-batches, AdamW with a cosine learning-rate decay, the best
+/// epoch by validation accuracy kept. The same images, options and seed give bit-identical
+/// weights with any number of threads.
+public enum Trainer {
+  /// Per-channel mean and standard deviation of `pixel / 255` over all images.
+  public static func channelStatistics(of images: ImageSet) -> (mean: [Float], std: [Float]) {
+    Preprocessing.channelStatistics([images.pixels])
+  }
+
+  /// Trains a fresh default-architecture model on `training`, choosing the epoch with the best
+  /// accuracy on `validation` (the last epoch when there is none).
+  /// - Parameters:
+  ///   - onBatch: called after each batch with (batches done, batches per epoch).
+  ///   - onEpoch: called after each epoch.
+  public static func train(
+    training: ImageSet, validation: ImageSet?, options: TrainingOptions,
+    emoji: [String: String],
+    onBatch: (Int, Int) -> Void = { _, _ in }, onEpoch: (EpochReport) -> Void = { _ in }
+  ) throws(NNError) -> TrainingResult {
+    let (mean, std) = channelStatistics(of: training)
+    var model = try Model.makeDefault(
+      labels: training.labelNames, width: training.size.width, height: training.size.height,
+      seed: options.seed, mean: mean, std: std, emoji: emoji)
+    let maker = BatchMaker(width: training.size.width, height: training.size.height, mean: mean, std: std)
+    var network = model.network
+    var optimizer = AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay)
+    var order = Array(0..<training.count)
+    let batchSize = max(1, options.batchSize)
+    let batches = (training.count + batchSize - 1) / batchSize
+    var best: (epoch: Int, accuracy: Double, snapshot: ParameterSnapshot)? = nil
+    var reports: [EpochReport] = []
+
+    for epoch in 1...max(1, options.epochs) {
+      let started = Date()
+      let epochSeed = options.seed ^ (UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
+      var shuffler = SplitMix64(seed: epochSeed)
+      shuffle(&order, using: &shuffler)
+      // Cosine decay from the full rate to 5 % of it over the run.
+      let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
+      optimizer.learningRate = options.learningRate * Float(0.05 + 0.95 * 0.5 * (1 + cos(Double.pi * progress)))
+      var lossSum = 0.0
+      var correct = 0
+      for b in 0..<batches {
+        let indices = Array(order[(b * batchSize)..<min(training.count, (b + 1) * batchSize)])
+        let input = maker.batch(from: training, indices: indices, augment: options.augment, seed: epochSeed)
+        let result = try network.trainStep(
+          input, labels: indices.map { training.labels[$0] }, optimizer: &optimizer, threads: options.threads)
+        lossSum += Double(result.meanLoss) * Double(result.count)
+        correct += result.correct
+        onBatch(b + 1, batches)
+      }
+      let validationAccuracy = try validation.map { set throws(NNError) in
+        try accuracy(of: network, on: set, maker: maker, threads: options.threads)
+      }
+      let score = validationAccuracy ?? Double(epoch)  // without validation: the latest epoch
+      let improved = best == nil || score > best!.accuracy
+      if improved { best = (epoch, score, network.snapshot()) }
+      let report = EpochReport(
+        epoch: epoch, loss: Float(lossSum / Double(training.count)),
+        trainingAccuracy: Double(correct) / Double(training.count), validationAccuracy: validationAccuracy,
+        seconds: Date().timeIntervalSince(started), isBest: improved)
+      reports.append(report)
+      onEpoch(report)
+    }
+    try network.restore(best!.snapshot)
+    model = try Model(network: network, labels: model.labels, mean: mean, std: std, emoji: emoji)
+    return TrainingResult(model: model, bestEpoch: best!.epoch, reports: reports)
+  }
+
+  /// Fraction of `images` the network labels correctly.
+  public static func accuracy(of network: Network, on images: ImageSet, maker: BatchMaker, threads: Int) throws(NNError) -> Double {
+    var correct = 0
+    var start = 0
+    while start < images.count {
+      let indices = Array(start..<min(images.count, start + 64))
+      let result = try network.evaluate(
+        maker.batch(from: images, indices: indices), labels: indices.map { images.labels[$0] }, threads: threads)
+      correct += result.correct
+      start += indices.count
+    }
+    return images.count == 0 ? 0 : Double(correct) / Double(images.count)
+  }
+
+  /// Splits `images` into training and validation parts: `fraction` of each label (at least
+  /// one image of a label with two or more) goes to validation, chosen by `seed`.
+  public static func split(_ images: ImageSet, validationFraction fraction: Double, seed: UInt64) -> (training: ImageSet, validation: ImageSet) {
+    var rng = SplitMix64(seed: seed ^ 0x5EED_5EED)
+    var trainingIndices: [Int] = []
+    var validationIndices: [Int] = []
+    for label in 0..<images.labelNames.count {
+      var members = (0..<images.count).filter { images.labels[$0] == label }
+      shuffle(&members, using: &rng)
+      var take = Int((Double(members.count) * fraction).rounded())
+      if fraction > 0, members.count >= 2 { take = max(1, min(take, members.count - 1)) }
+      validationIndices += members.prefix(take)
+      trainingIndices += members.dropFirst(take)
+    }
+    return (images.subset(trainingIndices.sorted()), images.subset(validationIndices.sorted()))
+  }
+
+  /// Fisher–Yates with our own generator (the standard library's shuffle algorithm may change).
+  static func shuffle<T>(_ items: inout [T], using rng: inout SplitMix64) {
+    guard items.count > 1 else { return }
+    for i in stride(from: items.count - 1, to: 0, by: -1) {
+      let j = Int(rng.next() % UInt64(i + 1))
+      items.swapAt(i, j)
+    }
+  }
+}

@@ -1,0 +1,149 @@
+/// The totals of one batch: mean loss and how many samples were classified correctly.
+public struct BatchResult: Equatable, Sendable {
+  /// Mean cross-entropy over the batch.
+  public var meanLoss: Float
+  /// Samples whose largest logit is their label.
+  public var correct: Int
+  /// Samples in the batch.
+  public var count: Int
+  /// `correct / count` (0 for an empty batch).
+  public var accuracy: Double { count == 0 ? 0 : Double(correct) / Double(count) }
+}
+
+/// Batched inference and training. Samples run in parallel (one sample per task); everything
+/// that combines samples does so in sample order, so results are bit-identical for any
+/// thread count.
+extension Network {
+  /// Logits for a batch `[batch] + inputShape`, as `[batch, classes]`.
+  public func logits(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError) -> Tensor {
+    let n = try checkBatch(batch)
+    let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
+    return n == 0 ? Tensor(shape: [0, classCount]) : Tensor.stack(outs)
+  }
+
+  /// Class probabilities (softmax of the logits) for a batch, as `[batch, classes]`.
+  public func probabilities(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError) -> Tensor {
+    let z = try logits(batch, threads: threads)
+    var p = z
+    for b in 0..<z.shape[0] {
+      let row = SoftmaxCrossEntropy.softmax(z.slice(b)).data
+      p.data.replaceSubrange((b * classCount)..<((b + 1) * classCount), with: row)
+    }
+    return p
+  }
+
+  /// Mean loss and correct count of a labelled batch, without changing anything.
+  public func evaluate(
+    _ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads
+  ) throws(NNError) -> BatchResult {
+    let z = try logits(batch, threads: threads)
+    try checkLabels(labels, count: z.shape[0])
+    var loss = 0.0
+    var correct = 0
+    for b in 0..<labels.count {
+      let row = z.slice(b)
+      loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: row, label: labels[b]).loss)
+      if SoftmaxCrossEntropy.argmax(row) == labels[b] { correct += 1 }
+    }
+    return BatchResult(meanLoss: labels.isEmpty ? 0 : Float(loss / Double(labels.count)),
+                       correct: correct, count: labels.count)
+  }
+
+  /// Forward and backward pass of a labelled batch: the mean loss and its gradient with respect
+  /// to every parameter (network order), without changing the network.
+  ///
+  /// Per-sample gradients are computed in parallel and added to the total strictly in sample
+  /// order, a few samples at a time (bounded memory), so the sum never depends on threads.
+  public func gradients(
+    _ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads
+  ) throws(NNError) -> (result: BatchResult, gradients: [Tensor]) {
+    let n = try checkBatch(batch)
+    try checkLabels(labels, count: n)
+    var total = parameters.map { Tensor(shape: $0.shape) }
+    var loss = 0.0
+    var correct = 0
+    let scale = n == 0 ? 0 : 1 / Float(n)
+    let chunk = max(8, 2 * max(threads, 1))
+    var start = 0
+    while start < n {
+      let (first, size) = (start, min(chunk, n - start))
+      let results = Parallel.map(size, threads: threads) { [self] j in
+        backpropSample(batch.slice(first + j), label: labels[first + j], scale: scale)
+      }
+      for r in results {
+        loss += Double(r.loss)
+        if r.correct { correct += 1 }
+        for t in 0..<total.count {
+          r.gradients[t].data.withUnsafeBufferPointer { g in
+            total[t].data.withUnsafeMutableBufferPointer { s in
+              Kernels.add(g.baseAddress!, into: s.baseAddress!, g.count)
+            }
+          }
+        }
+      }
+      start += size
+    }
+    let result = BatchResult(meanLoss: n == 0 ? 0 : Float(loss / Double(n)), correct: correct, count: n)
+    return (result, total)
+  }
+
+  /// One training step: forward, loss, backward, then one optimizer update.
+  /// - Returns: the batch's mean loss and correct count *before* the update.
+  @discardableResult
+  public mutating func trainStep(
+    _ batch: Tensor, labels: [Int], optimizer: inout some Optimizer,
+    threads: Int = Network.defaultThreads
+  ) throws(NNError) -> BatchResult {
+    let (result, grads) = try gradients(batch, labels: labels, threads: threads)
+    var p = parameters
+    optimizer.update(&p, gradients: grads)
+    try setParameters(p)
+    return result
+  }
+
+  // MARK: One sample
+
+  /// The logits of one sample (shape `inputShape`).
+  func forwardSample(_ x: Tensor) -> Tensor {
+    var a = x
+    for layer in layers { a = layer.forward(a) }
+    return a
+  }
+
+  /// Loss, correctness and this sample's parameter gradients (already multiplied by `scale`).
+  func backpropSample(_ x: Tensor, label: Int, scale: Float) -> (loss: Float, correct: Bool, gradients: [Tensor]) {
+    var acts = [x]
+    acts.reserveCapacity(layers.count + 1)
+    for layer in layers { acts.append(layer.forward(acts[acts.count - 1])) }
+    let logits = acts[layers.count]
+    let (loss, dLogits) = SoftmaxCrossEntropy.lossAndGradient(logits: logits, label: label, scale: scale)
+    var grad = dLogits
+    var perLayer = layers.map { $0.parameters.map { Tensor(shape: $0.shape) } }
+    for i in layers.indices.reversed() {
+      let dx = layers[i].backward(
+        input: acts[i], output: acts[i + 1], outputGradient: grad,
+        parameterGradients: &perLayer[i], needsInputGradient: i > 0)
+      acts[i + 1] = Tensor(shape: [0])  // free activations as soon as they are used
+      if let dx { grad = dx }
+    }
+    return (loss, SoftmaxCrossEntropy.argmax(logits) == label, perLayer.flatMap { $0 })
+  }
+
+  // MARK: Checks
+
+  private func checkBatch(_ batch: Tensor) throws(NNError) -> Int {
+    guard batch.rank == inputShape.count + 1, Array(batch.shape.dropFirst()) == inputShape else {
+      throw .badInput(expected: inputShape, found: batch.shape)
+    }
+    return batch.shape[0]
+  }
+
+  private func checkLabels(_ labels: [Int], count: Int) throws(NNError) {
+    guard labels.count == count else {
+      throw .badLabels(reason: "\(labels.count) labels for \(count) samples")
+    }
+    if let bad = labels.first(where: { $0 < 0 || $0 >= classCount }) {
+      throw .badLabels(reason: "label \(bad) is not in 0..<\(classCount)")
+    }
+  }
+}

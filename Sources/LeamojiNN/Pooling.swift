@@ -1,0 +1,98 @@
+/// Max pooling over square windows of each channel of a CHW sample (no padding; the output
+/// size is rounded down as in PyTorch's default).
+public struct MaxPool2D: Layer {
+  /// Side of the square window.
+  public let kernel: Int
+  /// Step between windows.
+  public let stride: Int
+
+  public init(kernel: Int = 2, stride: Int = 2) {
+    self.kernel = kernel
+    self.stride = stride
+  }
+
+  public var spec: LayerSpec { .maxPool2d(kernel: kernel, stride: stride) }
+  public var parameters: [Tensor] {
+    get { [] }
+    set { precondition(newValue.isEmpty, "MaxPool2D has no parameters") }
+  }
+
+  public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] {
+    guard s.count == 3, s[1] >= kernel, s[2] >= kernel else {
+      throw LayerShapeError("maxpool2d (kernel \(kernel)) expects [C, H, W] with H, W >= \(kernel) but gets \(s)")
+    }
+    let g = window(s)
+    return [s[0], g.outHeight, g.outWidth]
+  }
+
+  func window(_ s: [Int]) -> Kernels.Window {
+    Kernels.Window(channels: s[0], height: s[1], width: s[2], kernel: kernel, stride: stride, padding: 0)
+  }
+
+  public func forward(_ input: Tensor) -> Tensor {
+    let g = window(input.shape)
+    var y = Tensor(shape: [g.channels, g.outHeight, g.outWidth])
+    input.data.withUnsafeBufferPointer { x in
+      y.data.withUnsafeMutableBufferPointer { o in Kernels.maxPool(g, input: x.baseAddress!, output: o.baseAddress!) }
+    }
+    return y
+  }
+
+  // Each window's gradient goes to the element that was its maximum (the first one on ties).
+  public func backward(
+    input: Tensor, output: Tensor, outputGradient: Tensor,
+    parameterGradients: inout [Tensor], needsInputGradient: Bool
+  ) -> Tensor? {
+    guard needsInputGradient else { return nil }
+    let g = window(input.shape)
+    var dx = Tensor(shape: input.shape)
+    input.data.withUnsafeBufferPointer { x in
+      outputGradient.data.withUnsafeBufferPointer { dy in
+        dx.data.withUnsafeMutableBufferPointer { d in
+          Kernels.maxPoolBackwardAdd(g, input: x.baseAddress!, gradOutput: dy.baseAddress!, gradInput: d.baseAddress!)
+        }
+      }
+    }
+    return dx
+  }
+}
+
+/// Global average pooling: the mean of each channel, `[C, H, W]` → `[C]`.
+public struct GlobalAvgPool: Layer {
+  public init() {}
+  public var spec: LayerSpec { .globalAvgPool }
+  public var parameters: [Tensor] {
+    get { [] }
+    set { precondition(newValue.isEmpty, "GlobalAvgPool has no parameters") }
+  }
+
+  public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] {
+    guard s.count == 3, s[1] > 0, s[2] > 0 else {
+      throw LayerShapeError("globalavgpool expects [C, H, W] but gets \(s)")
+    }
+    return [s[0]]
+  }
+
+  public func forward(_ input: Tensor) -> Tensor {
+    let c = input.shape[0], hw = input.shape[1] * input.shape[2]
+    var y = Tensor(shape: [c])
+    input.data.withUnsafeBufferPointer { x in
+      for ch in 0..<c { y.data[ch] = Kernels.sum(x.baseAddress! + ch * hw, hw) / Float(hw) }
+    }
+    return y
+  }
+
+  // ∂x[c, h, w] = ∂y[c] / (H·W)
+  public func backward(
+    input: Tensor, output: Tensor, outputGradient: Tensor,
+    parameterGradients: inout [Tensor], needsInputGradient: Bool
+  ) -> Tensor? {
+    guard needsInputGradient else { return nil }
+    let c = input.shape[0], hw = input.shape[1] * input.shape[2]
+    var dx = Tensor(shape: input.shape)
+    dx.data.withUnsafeMutableBufferPointer { d in
+      for ch in 0..<c { (d.baseAddress! + ch * hw).update(repeating: outputGradient.data[ch] / Float(hw), count: hw) }
+    }
+    return dx
+  }
+}

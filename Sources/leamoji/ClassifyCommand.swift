@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiNN
+import LeamojiVideo
+
+/// `leamoji classify`: the label and probabilities of still images.
+struct Classify: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Label still images as happy, neutral or scary (or the model's own labels).",
+    discussion: """
+      With --json, one line per image: {"file","label","probabilities":{label: p},"logits":[...]}.
+      An image that cannot be read is reported on stderr; the others are still classified, and
+      the exit status is 65.
+
+      Examples:
+        leamoji classify frames/000042.png
+        leamoji classify frames/*.png --json --model my-model.safetensors
+      """
+  )
+
+  @Argument(help: "Image files (PNG, JPEG, BMP, WebP, ...).", completion: .file())
+  var images: [String]
+
+  @OptionGroup var modelOptions: ModelOptions
+
+  @Flag(help: "Print one JSON object per image.")
+  var json = false
+
+  struct Line: Encodable {
+    let file: String
+    let label: String
+    let probabilities: [String: Float]
+    let logits: [Float]
+  }
+
+  func validate() throws {
+    if images.isEmpty { throw ValidationError("give at least one image") }
+  }
+
+  func run() throws {
+    let (model, _) = try modelOptions.load()
+    let size = PixelSize(width: model.inputWidth, height: model.inputHeight)
+    var failure: CommandFailure? = nil
+    for path in images {
+      let image: RGBImage
+      do {
+        image = try ImageCodec.decode(path: path, size: size)
+      } catch {
+        let problem = CommandFailure(error)
+        Console.error(problem.message)
+        failure = failure ?? problem
+        continue
+      }
+      let input = try model.preprocess(rgb: image.pixels, width: image.width, height: image.height)
+      guard let prediction = try model.predict(Tensor.stack([input]), threads: 1).first else { continue }
+      if json {
+        let probabilities = Dictionary(uniqueKeysWithValues: zip(model.labels, prediction.probabilities))
+        Console.print(jsonText(Line(file: path, label: prediction.label, probabilities: probabilities, logits: prediction.logits)))
+      } else {
+        let details = zip(model.labels, prediction.probabilities).map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
+        Console.print("\(path): \(model.emoji(for: prediction.label)) \(prediction.label) (\(details))")
+      }
+    }
+    if let failure {
+      // Each bad image already has its line on stderr; only the status is left to give.
+      throw ExitCode(failure.status.rawValue)
+    }
+  }
+}

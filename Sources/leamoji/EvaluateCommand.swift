@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiNN
+
+/// `leamoji evaluate`: how well a model labels a folder of labelled images.
+struct Evaluate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Score a model on labelled image folders: accuracy, confusion matrix, precision and recall.",
+    discussion: """
+      <Testing Data> holds one subfolder per label, like the training folder; use images the
+      model never saw in training.
+
+      Examples:
+        leamoji evaluate "Testing Data"
+        leamoji evaluate my-frames/ --model my-model.safetensors --verbose
+        leamoji evaluate "Testing Data" --json
+      """
+  )
+
+  @Argument(help: "Folder with one subfolder of images per label.", completion: .directory)
+  var testingData: String
+
+  @OptionGroup var modelOptions: ModelOptions
+
+  @Flag(help: "List every image with its prediction, true label and probability.")
+  var verbose = false
+
+  @Flag(help: "Print the result as one JSON object.")
+  var json = false
+
+  struct Report: Encodable {
+    struct PerClass: Encodable {
+      let count: Int
+      let precision: Double?
+      let recall: Double?
+    }
+    struct Image: Encodable {
+      let file: String
+      let label: String
+      let truth: String
+      let probability: Float
+      let correct: Bool
+    }
+    let accuracy: Double
+    let count: Int
+    let labels: [String]
+    let confusion: [[Int]]
+    let perClass: [String: PerClass]
+    let images: [Image]?
+  }
+
+  func run() throws {
+    let (model, _) = try modelOptions.load()
+    let images = try loadFolder(
+      testingData, size: PixelSize(width: model.inputWidth, height: model.inputHeight), labels: model.labels,
+      minimumLabels: 1)
+    let (matrix, outcomes) = try Evaluation.confusionMatrix(of: model, on: images)
+    if json {
+      let perClass = Dictionary(uniqueKeysWithValues: model.labels.indices.map { i in
+        (model.labels[i], Report.PerClass(count: matrix.counts[i].reduce(0, +), precision: matrix.precision(i), recall: matrix.recall(i)))
+      })
+      let list = verbose ? outcomes.map {
+        Report.Image(file: $0.path, label: $0.prediction.label, truth: model.labels[$0.truth],
+                     probability: $0.prediction.confidence, correct: $0.isCorrect)
+      } : nil
+      let report = Report(accuracy: matrix.accuracy, count: matrix.total, labels: model.labels,
+                          confusion: matrix.counts, perClass: perClass, images: list)
+      Console.print(jsonText(report))
+      return
+    }
+    if verbose {
+      for outcome in outcomes {
+        let mark = outcome.isCorrect ? "ok   " : "WRONG"
+        Console.print(String(format: "%@  predicted %@ %-8@ true %-8@ p=%.3f  %@", mark,
+          model.emoji(for: outcome.prediction.label), outcome.prediction.label, model.labels[outcome.truth],
+          outcome.prediction.confidence, outcome.path))
+      }
+    }
+    Console.print("Accuracy \(percent(matrix.accuracy)) on \(matrix.total) images")
+    matrix.rendered().forEach { Console.print($0) }
+    for (i, label) in model.labels.enumerated() {
+      let p = matrix.precision(i).map(percent) ?? "n/a"
+      let r = matrix.recall(i).map(percent) ?? "n/a"
+      Console.print("\(model.emoji(for: label)) \(label): precision \(p), recall \(r) (\(matrix.counts[i].reduce(0, +)) images)")
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LeamojiCore
+import LeamojiScenes
+import LeamojiVideo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `leamoji scenes`: the deterministic mood-scene generator behind the default model's
+/// training data and the sample videos (see scripts/regenerate-assets.sh).
+struct Scenes: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Generate mood scenes: a labelled training set, or raw frames of a clip with known moods.",
+    subcommands: [Dataset.self, Clip.self]
+  )
+
+  struct Dataset: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write 'Training Data/' and 'Testing Data/' folders of generated PNG scenes.",
+      discussion: """
+        Writes <out>/Training Data/{Happy,Neutral,Scary}/ and <out>/Testing Data/... . Training and
+        testing scenes never coincide. The same --seed gives the same images.
+
+        Example:
+          leamoji scenes dataset --out . --train-per-class 1000 --test-per-class 200
+        """
+    )
+
+    @Option(help: "Folder to create the two data folders in.", completion: .directory)
+    var out = "."
+
+    @Option(help: "Training images per mood.")
+    var trainPerClass = 1000
+
+    @Option(help: "Testing images per mood.")
+    var testPerClass = 200
+
+    @Option(help: "Image size in pixels (square).")
+    var size = 64
+
+    @Option(help: "Seed of the whole data set.")
+    var seed: UInt64 = 2018
+
+    func validate() throws {
+      guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000 else {
+        throw ValidationError("image counts must be 1 to 100000 (testing may be 0)")
+      }
+      guard size >= 8, size <= 1024 else { throw ValidationError("--size must be 8 to 1024") }
+    }
+
+    func run() throws {
+      let pixelSize = PixelSize(width: size, height: size)
+      for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)] where perClass > 0 {
+        let items = datasetItems(perClass: perClass, split: split, seed: seed)
+        let root = (out as NSString).appendingPathComponent(split.folderName)
+        for folder in Set(items.map(\.folderName)) {
+          let path = (root as NSString).appendingPathComponent(folder)
+          do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+          } catch {
+            throw CommandFailure("\(path): cannot create the folder (\(error.localizedDescription))", status: .cannotWrite)
+          }
+        }
+        let progress = ProgressBar(label: split.folderName, total: items.count)
+        let failures = FailureBox()
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+          let item = items[i]
+          let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString).appendingPathComponent(item.fileName)
+          do {
+            let png = try ImageCodec.encodePNG(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
+            try AtomicFile.write(png, to: path)
+          } catch {
+            failures.record("\(error)")
+          }
+          progress.update(i + 1)
+        }
+        progress.finish()
+        if let first = failures.first { throw CommandFailure(first, status: .cannotWrite) }
+        Console.print("Wrote \(items.count) scenes to \(root)")
+      }
+    }
+  }
+
+  struct Clip: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Render a clip of mood scenes as raw RGB24 frames on stdout (pipe it into an encoder).",
+      discussion: """
+        The script lists shots as mood:seconds. --truth writes the ground truth: the mood on
+        screen at every whole second, as JSON.
+
+        Example:
+          leamoji scenes clip --script happy:8,neutral:6,scary:10 --size 640x360 --truth clip.truth.json \\
+            | ffmpeg -f rawvideo -pix_fmt rgb24 -s 640x360 -r 25 -i - -c:v libx264 clip.mp4
+        """
+    )
+
+    @Option(help: "Shots as mood:seconds, comma-separated (moods: happy, neutral, scary).")
+    var script: String
+
+    @Option(help: "Frame size as WxH.")
+    var size = "640x360"
+
+    @Option(help: "Frames per second.")
+    var fps = 25
+
+    @Option(help: "Seed of the clip.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Write the per-second ground truth (JSON) to this file.", completion: .file())
+    var truth: String?
+
+    func parsedScript() throws -> [SceneClip.Segment] {
+      try script.split(separator: ",").map { part in
+        let fields = part.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.count == 2, let mood = Mood(rawValue: fields[0].lowercased()), let seconds = Double(fields[1]),
+          seconds > 0, seconds <= 3600
+        else {
+          throw ValidationError("--script takes mood:seconds pairs such as happy:8,scary:5 (got '\(part)')")
+        }
+        return SceneClip.Segment(mood, seconds: seconds)
+      }
+    }
+
+    func validate() throws {
+      guard try !parsedScript().isEmpty else { throw ValidationError("--script is empty") }
+      guard PixelSize(parsing: size) != nil else { throw ValidationError("--size must look like 640x360") }
+      guard fps >= 1, fps <= 120 else { throw ValidationError("--fps must be 1 to 120") }
+    }
+
+    struct Truth: Encodable {
+      let fps: Int
+      let seed: UInt64
+      let size: String
+      let duration: Double
+      let script: [[String: String]]
+      let labels: [String]
+    }
+
+    func run() throws {
+      guard isatty(STDOUT_FILENO) == 0 else {
+        throw CommandFailure("stdout is a terminal; pipe the raw frames into an encoder (see --help)", status: .usage)
+      }
+      let segments = try parsedScript()
+      let clip = SceneClip(script: segments, seed: seed, size: PixelSize(parsing: size)!, fps: fps)
+      if let truth {
+        let record = Truth(
+          fps: fps, seed: seed, size: size, duration: clip.duration,
+          script: segments.map { ["mood": $0.mood.rawValue, "seconds": String($0.seconds)] },
+          labels: clip.labelsPerSecond.map(\.rawValue))
+        do {
+          try AtomicFile.write(Array((jsonText(record, pretty: true) + "\n").utf8), to: truth)
+        } catch {
+          throw CommandFailure(error)
+        }
+      }
+      let progress = ProgressBar(label: "frames", total: clip.frameCount)
+      // Render a few frames ahead in parallel, write them in order.
+      let batch = 8
+      var start = 0
+      while start < clip.frameCount {
+        let count = min(batch, clip.frameCount - start)
+        let frames = FrameSlots(count: count)
+        let first = start
+        DispatchQueue.concurrentPerform(iterations: count) { i in frames.set(i, clip.frame(at: first + i)) }
+        for i in 0..<count {
+          guard writeAll(frames.get(i).pixels) else {
+            throw CommandFailure("stdout: write failed (\(String(cString: strerror(errno))))", status: .cannotWrite)
+          }
+        }
+        start += count
+        progress.update(start)
+      }
+      progress.finish()
+    }
+
+    private func writeAll(_ bytes: [UInt8]) -> Bool {
+      bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+          if n < 0 {
+            if errno == EINTR { continue }
+            return false
+          }
+          offset += n
+        }
+        return true
+      }
+    }
+  }
+}
+
+/// The first error reported from parallel work.
+private final class FailureBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var message: String?
+  func record(_ text: String) {
+    lock.lock()
+    if message == nil { message = text }
+    lock.unlock()
+  }
+  var first: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return message
+  }
+}
+
+/// Frames rendered in parallel, each slot written by one thread.
+private final class FrameSlots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [RGBImage?]
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ image: RGBImage) {
+    lock.lock()
+    slots[i] = image
+    lock.unlock()
+  }
+  func get(_ i: Int) -> RGBImage {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots[i]!
+  }
+}

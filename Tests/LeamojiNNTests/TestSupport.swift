@@ -1,0 +1,66 @@
+import Foundation
+import LeamojiNN
+
+/// Helpers shared by the LeamojiNN tests.
+enum TestSupport {
+  /// A tensor of uniform values in `range`, reproducible from `seed`.
+  static func random(_ shape: [Int], seed: UInt64, range: ClosedRange<Float> = -1...1) -> Tensor {
+    var rng = SplitMix64(seed: seed)
+    var t = Tensor(shape: shape)
+    for i in 0..<t.count {
+      t.data[i] = range.lowerBound + Float(rng.nextUnitDouble()) * (range.upperBound - range.lowerBound)
+    }
+    return t
+  }
+
+  /// `Σ r·y` in Double: a scalar "loss" whose gradient with respect to `y` is `r`.
+  static func dot(_ a: Tensor, _ b: Tensor) -> Double {
+    zip(a.data, b.data).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+  }
+
+  /// Central finite differences of `f` with respect to each element of `x`.
+  static func numericGradient(of x: Tensor, eps: Float, _ f: (Tensor) -> Double) -> Tensor {
+    var g = Tensor(shape: x.shape)
+    for i in 0..<x.count {
+      var plus = x, minus = x
+      plus.data[i] += eps
+      minus.data[i] -= eps
+      // Use the step actually taken after float rounding.
+      let h = Double(plus.data[i]) - Double(minus.data[i])
+      g.data[i] = Float((f(plus) - f(minus)) / h)
+    }
+    return g
+  }
+
+  /// The largest violation of `|a - b| <= abs + rel * max(|a|, |b|)` (≤ 0 when all elements pass).
+  static func worstError(_ a: Tensor, _ b: Tensor, rel: Float = 1e-2, abs: Float = 1e-3) -> Float {
+    precondition(a.shape == b.shape)
+    var worst: Float = -.infinity
+    for (x, y) in zip(a.data, b.data) {
+      worst = max(worst, Swift.abs(x - y) - (abs + rel * max(Swift.abs(x), Swift.abs(y))))
+    }
+    return a.count == 0 ? 0 : worst
+  }
+
+  /// Bit patterns, so `-0` / `0` and NaNs compare exactly.
+  static func bits(_ tensors: [Tensor]) -> [[UInt32]] { tensors.map { $0.data.map(\.bitPattern) } }
+
+  /// A small network for 3xSxS input: conv(3→8)-relu-maxpool-conv(8→16)-relu-gap-fc(16→classes).
+  static func smallSpecs(classes: Int = 3) -> [LayerSpec] {
+    [
+      .conv2d(name: "conv1", inChannels: 3, outChannels: 8, kernel: 3, stride: 1, padding: 1),
+      .relu, .maxPool2d(kernel: 2, stride: 2),
+      .conv2d(name: "conv2", inChannels: 8, outChannels: 16, kernel: 3, stride: 1, padding: 1),
+      .relu, .globalAvgPool,
+      .linear(name: "fc", inFeatures: 16, outFeatures: classes),
+    ]
+  }
+
+  /// A fresh temporary directory, removed by the caller.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("leamoji-nn-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
