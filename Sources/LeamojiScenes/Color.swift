@@ -62,11 +62,6 @@ struct Color: Equatable, Sendable {
   func times(_ other: Color) -> Color {
     Color(r * other.r, g * other.g, b * other.b)
   }
-
-  /// Moved towards its own grey by `amount` (0 keeps it, 1 makes it grey).
-  func desaturated(_ amount: Float) -> Color {
-    mixed(with: Color(grey: luminance), amount)
-  }
 }
 
 extension SceneRandom {
