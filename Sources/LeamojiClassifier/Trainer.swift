@@ -23,6 +23,8 @@ public struct EpochReport: Sendable {
   public let trainingAccuracy: Double
   /// Accuracy on the held-out validation images (nil without any).
   public let validationAccuracy: Double?
+  /// Mean cross-entropy on the validation images (nil without any).
+  public let validationLoss: Float?
   public let seconds: Double
   /// Whether this epoch is the best so far (and so the one kept, unless a later one beats it).
   public let isBest: Bool
@@ -37,7 +39,8 @@ public struct TrainingResult: Sendable {
 }
 
 /// The training loop: shuffled mini-batches, AdamW with a cosine learning-rate decay, the best
-/// epoch by validation accuracy kept. The same images, options and seed give bit-identical
+/// epoch by validation accuracy kept (ties go to the lower validation loss: the more confident
+/// of two equally accurate epochs). The same images, options and seed give bit-identical
 /// weights with any number of threads.
 public enum Trainer {
   /// Per-channel mean and standard deviation of `pixel / 255` over all images.
@@ -65,7 +68,7 @@ public enum Trainer {
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
     let batches = (training.count + batchSize - 1) / batchSize
-    var best: (epoch: Int, accuracy: Double, snapshot: ParameterSnapshot)? = nil
+    var best: (epoch: Int, score: (Double, Float), snapshot: ParameterSnapshot)? = nil
     var reports: [EpochReport] = []
 
     for epoch in 1...max(1, options.epochs) {
@@ -87,15 +90,17 @@ public enum Trainer {
         correct += result.correct
         onBatch(b + 1, batches)
       }
-      let validationAccuracy = try validation.map { set throws(NNError) in
-        try accuracy(of: network, on: set, maker: maker, threads: options.threads)
+      let validated = try validation.map { set throws(NNError) in
+        try Trainer.score(of: network, on: set, maker: maker, threads: options.threads)
       }
-      let score = validationAccuracy ?? Double(epoch)  // without validation: the latest epoch
-      let improved = best == nil || score > best!.accuracy
-      if improved { best = (epoch, score, network.snapshot()) }
+      // Higher accuracy wins, then lower loss; without validation, the latest epoch.
+      let epochScore = validated.map { ($0.accuracy, -$0.meanLoss) } ?? (Double(epoch), 0)
+      let improved = best == nil || epochScore > best!.score
+      if improved { best = (epoch, epochScore, network.snapshot()) }
       let report = EpochReport(
         epoch: epoch, loss: Float(lossSum / Double(training.count)),
-        trainingAccuracy: Double(correct) / Double(training.count), validationAccuracy: validationAccuracy,
+        trainingAccuracy: Double(correct) / Double(training.count), validationAccuracy: validated?.accuracy,
+        validationLoss: validated?.meanLoss,
         seconds: Date().timeIntervalSince(started), isBest: improved)
       reports.append(report)
       onEpoch(report)
@@ -105,18 +110,21 @@ public enum Trainer {
     return TrainingResult(model: model, bestEpoch: best!.epoch, reports: reports)
   }
 
-  /// Fraction of `images` the network labels correctly.
-  public static func accuracy(of network: Network, on images: ImageSet, maker: BatchMaker, threads: Int) throws(NNError) -> Double {
+  /// Accuracy and mean loss of the network on `images` (in batches of 64, summed in order).
+  public static func score(of network: Network, on images: ImageSet, maker: BatchMaker, threads: Int) throws(NNError) -> BatchResult {
     var correct = 0
+    var loss = 0.0
     var start = 0
     while start < images.count {
       let indices = Array(start..<min(images.count, start + 64))
       let result = try network.evaluate(
         maker.batch(from: images, indices: indices), labels: indices.map { images.labels[$0] }, threads: threads)
       correct += result.correct
+      loss += Double(result.meanLoss) * Double(result.count)
       start += indices.count
     }
-    return images.count == 0 ? 0 : Double(correct) / Double(images.count)
+    let n = max(1, images.count)
+    return BatchResult(meanLoss: Float(loss / Double(n)), correct: correct, count: images.count)
   }
 
   /// Splits `images` into training and validation parts: `fraction` of each label (at least

@@ -6,6 +6,12 @@ public struct BatchResult: Equatable, Sendable {
   public var correct: Int
   /// Samples in the batch.
   public var count: Int
+  public init(meanLoss: Float, correct: Int, count: Int) {
+    self.meanLoss = meanLoss
+    self.correct = correct
+    self.count = count
+  }
+
   /// `correct / count` (0 for an empty batch).
   public var accuracy: Double { count == 0 ? 0 : Double(correct) / Double(count) }
 }

@@ -123,7 +123,8 @@ struct Train: ParsableCommand {
         onEpoch: { report in
           progress.finish()
           currentEpoch = report.epoch + 1
-          let validationText = report.validationAccuracy.map { "  validation \(percent($0))" } ?? ""
+          var validationText = report.validationAccuracy.map { "  validation \(percent($0))" } ?? ""
+          if let loss = report.validationLoss { validationText += String(format: " (loss %.4f)", loss) }
           Console.print(
             String(format: "epoch %3d/%d  loss %.4f  training %@", report.epoch, options.epochs, report.loss, percent(report.trainingAccuracy))
               + validationText + String(format: "  (%.1f s)", report.seconds) + (report.isBest ? "  *" : ""))
