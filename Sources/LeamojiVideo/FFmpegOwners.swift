@@ -8,10 +8,12 @@ internal import CFFmpeg
 final class FormatContext {
   let pointer: UnsafeMutablePointer<AVFormatContext>
 
-  /// Opens `path` for demuxing. Throws with the raw FFmpeg code so the caller can classify it.
+  /// Opens the local file at `path` for demuxing. Throws with the raw FFmpeg code so the caller
+  /// can classify it.
   init(openingPath path: String) throws(FFmpegCallError) {
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
-    let code = avformat_open_input(&context, path, nil, nil)
+    // Always the file protocol: a name like `clip:1.mp4` or `http:x` must not pick another one.
+    let code = avformat_open_input(&context, "file:" + path, nil, nil)
     guard code >= 0, let opened = context else {
       // avformat_open_input frees the context itself on failure.
       throw FFmpegCallError(code: code)
