@@ -11,7 +11,7 @@ DEMO_OUT := out/demo-frames
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test clean
+.PHONY: all build release deps test-deps demo test model bench-cnn clean
 
 all: build
 
@@ -45,6 +45,15 @@ demo: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Regenerates the training data, the default model and the sample videos (a few minutes).
+model: release test-deps
+	scripts/regenerate-assets.sh all
+
+# Prints the network's speed: inference at batch 1 and 32, training, convolution GFLOP/s.
+bench-cnn: deps
+	$(SWIFT) build -c release --product leamoji-bench
+	$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench cnn
 
 clean:
 	rm -rf .build out

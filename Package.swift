@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
   name: "leamoji",
   products: [
-    .executable(name: "leamoji", targets: ["leamoji"])
+    .executable(name: "leamoji", targets: ["leamoji"]),
+    .executable(name: "leamoji-bench", targets: ["leamoji-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -36,6 +37,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Benchmarks that print figures (`make bench-cnn`); speed is measured here, never in tests.
+    .executableTarget(name: "leamoji-bench", dependencies: ["LeamojiNN"]),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),

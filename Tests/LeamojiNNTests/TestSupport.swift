@@ -33,7 +33,7 @@ enum TestSupport {
   }
 
   /// The largest violation of `|a - b| <= abs + rel * max(|a|, |b|)` (≤ 0 when all elements pass).
-  static func worstError(_ a: Tensor, _ b: Tensor, rel: Float = 1e-2, abs: Float = 1e-3) -> Float {
+  static func worstError(_ a: Tensor, _ b: Tensor, rel: Float = 1e-3, abs: Float = 1e-4) -> Float {
     precondition(a.shape == b.shape)
     var worst: Float = -.infinity
     for (x, y) in zip(a.data, b.data) {
