@@ -26,6 +26,9 @@ let package = Package(
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
+    // Markers from per-second scores, the MovieData.json document and its locked store, and
+    // subtitles. Pure Swift: no FFmpeg, no terminal.
+    .target(name: "LeamojiTimeline"),
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
@@ -43,6 +46,7 @@ let package = Package(
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),
     .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
+    .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
     .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"]),
   ]

@@ -11,6 +11,8 @@ public struct SampledFrame: Sendable {
   public let presentationTime: Double
   /// The frame converted to RGB at the sampler's output size, upright.
   public let image: RGBImage
+  /// The same frame at the sampler's `previewSize`, when one was asked for (e.g. for posters).
+  public let preview: RGBImage?
 }
 
 /// Hands out, for t = 0, interval, 2·interval, … (while t < duration), the frame on screen at
@@ -24,6 +26,7 @@ public final class FrameSampler {
   private let file: VideoFile
   private let decoder: StreamDecoder
   private let scaler = Scaler()
+  private let previewScaler = Scaler()
   private let interval: SampleInterval
   private let durationLimit: ExactTime?
   private let quarterTurns: Int
@@ -33,6 +36,7 @@ public final class FrameSampler {
   private var candidate = Frame()
   private var candidatePTS: Int64? = nil
   private var candidateImage: RGBImage? = nil
+  private var candidatePreview: RGBImage? = nil
   private var incoming = Frame()
   private var nextIndex = 0
   private var ended = false
@@ -41,14 +45,18 @@ public final class FrameSampler {
   public var info: VideoInfo { file.info }
   /// Size of every sampled image (after rotation).
   public let outputSize: PixelSize
+  /// Size of every sample's `preview` (after rotation), if previews were asked for.
+  public let previewSize: PixelSize?
   /// Packets or pictures skipped as damaged so far.
   public var corruptPacketCount: Int { decoder.corruptPackets }
   /// Frames decoded so far.
   public var decodedFrameCount: Int { decoder.decodedFrames }
 
   /// Opens `path` for sampling every `interval` seconds at `size` (nil: the display size).
+  /// - Parameter previewWidth: when given, every sample also carries a `preview` this wide
+  ///   with the display aspect ratio (one decode serves both the model and a poster).
   /// - Throws: `MediaError` naming the file.
-  public init(path: String, interval: Double = 1, size: PixelSize? = nil) throws(MediaError) {
+  public init(path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil) throws(MediaError) {
     let file = try VideoFile(path: path)
     self.file = file
     self.decoder = try StreamDecoder(file: file)
@@ -66,8 +74,16 @@ public final class FrameSampler {
     }
     quarterTurns = file.info.rotation / 90
     outputSize = size ?? file.info.displaySize
-    scaledSize =
-      quarterTurns % 2 == 1 ? PixelSize(width: outputSize.height, height: outputSize.width) : outputSize
+    scaledSize = FrameSampler.unrotated(outputSize, quarterTurns: quarterTurns)
+    previewSize = previewWidth.map { width in
+      let display = file.info.displaySize
+      let height = max(2, Int((Double(width) * Double(display.height) / Double(display.width) / 2).rounded()) * 2)
+      return PixelSize(width: max(2, width), height: height)
+    }
+  }
+
+  private static func unrotated(_ size: PixelSize, quarterTurns: Int) -> PixelSize {
+    quarterTurns % 2 == 1 ? PixelSize(width: size.height, height: size.width) : size
   }
 
   /// The next sample, or nil when the video has no more.
@@ -138,6 +154,7 @@ public final class FrameSampler {
     incoming.unref()
     candidatePTS = pts
     candidateImage = nil
+    candidatePreview = nil
   }
 
   /// The frame's best-effort timestamp relative to the stream start; frames without one
@@ -182,8 +199,14 @@ public final class FrameSampler {
       image = try scaler.rgbImage(from: candidate.pointer, size: scaledSize, quarterTurns: quarterTurns)
       candidateImage = image
     }
+    if let previewSize, candidatePreview == nil {
+      candidatePreview = try previewScaler.rgbImage(
+        from: candidate.pointer, size: FrameSampler.unrotated(previewSize, quarterTurns: quarterTurns),
+        quarterTurns: quarterTurns)
+    }
     let sample = SampledFrame(
-      index: nextIndex, time: time.seconds, presentationTime: file.timeBase.seconds(candidatePTS ?? 0), image: image)
+      index: nextIndex, time: time.seconds, presentationTime: file.timeBase.seconds(candidatePTS ?? 0), image: image,
+      preview: candidatePreview)
     nextIndex += 1
     return sample
   }

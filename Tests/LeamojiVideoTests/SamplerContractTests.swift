@@ -160,6 +160,26 @@ struct SamplerContractTests {
     }
   }
 
+  @Test("previews are the same frames at a width with the display aspect, upright")
+  func previews() throws {
+    for fixture in [Fixture.h264At25, .rotatedCW90] {
+      let video = try fixture.video
+      let plain = try FrameSampler(path: video.path, size: PixelSize(width: 64, height: 64))
+      let sampler = try FrameSampler(path: video.path, size: PixelSize(width: 64, height: 64), previewWidth: 90)
+      let display = sampler.info.displaySize
+      let size = try #require(sampler.previewSize)
+      #expect(size.width == 90 && size.height % 2 == 0)
+      #expect(abs(Double(size.height) - 90 * Double(display.height) / Double(display.width)) <= 2)
+      while let sample = try sampler.next() {
+        let preview = try #require(sample.preview)
+        #expect(preview.size == size)
+        #expect(FrameIndexPattern.frameIndex(in: try ImageCodec.resize(preview, to: PixelSize(width: 64, height: 64)))
+          == FrameIndexPattern.frameIndex(in: sample.image))
+        #expect(try plain.next()?.image == sample.image, "asking for previews changes nothing else")
+      }
+    }
+  }
+
   @Test("a sample aspect ratio stretches the display size")
   func anamorphicDisplaySize() throws {
     let video = try Fixture.anamorphic.video
