@@ -36,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes",
+        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -16,6 +16,12 @@ enum Console {
     write(safe(line) + "\n", to: STDOUT_FILENO)
   }
 
+  /// One line on stdout built by leamoji itself from safe parts (file text already passed through
+  /// `safe`), so its own escape sequences (colours) go through.
+  static func printFormatted(_ line: String) {
+    write(line + "\n", to: STDOUT_FILENO)
+  }
+
   /// One line on stderr, prefixed with `leamoji: `.
   static func error(_ line: String) {
     write("leamoji: " + safe(line) + "\n", to: STDERR_FILENO)

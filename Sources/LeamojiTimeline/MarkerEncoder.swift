@@ -1,0 +1,130 @@
+/// Turns the classifier's per-second probabilities into the emoji timeline of a movie.
+///
+/// Steps:
+/// 1. Samples are put in time order; the raw label of a sample is its most probable label
+///    (ties: the first in label order).
+/// 2. Flicker is removed: a run of equal labels lasting less than `minimumSceneLength`
+///    (2 s by default: one sample at the default 1 s interval, up to three at 0.5 s) is
+///    relabelled as an adjacent run of at least that length — the one whose label is more
+///    probable over the flicker's samples — shortest flicker first. Runs that are long enough
+///    are never relabelled. See `SceneSmoother` for the exact rule, its tie-breaks and the why.
+/// 3. One marker per scene, at its first sample; the first marker is at the first sample.
+///    `confidence` is the mean probability of the scene's label over the scene's samples
+///    (4 decimals); `cueAt = max(0, second - seekAhead)`. Times are kept to the millisecond.
+public struct MarkerEncoder: Sendable {
+  /// The emoji of the three built-in moods.
+  public static let defaultEmoji: [String: String] = ["happy": "😀", "neutral": "😐", "scary": "😱"]
+  /// Shown for a label that has no emoji.
+  public static let unknownEmoji = "❔"
+
+  /// Label names in the order of `SecondScore.probabilities`.
+  public var labels: [String]
+  /// Label → emoji; a missing label gets `unknownEmoji`.
+  public var emoji: [String: String]
+  /// How many seconds before its scene a marker's emoji is shown (0 allowed).
+  public var seekAhead: Double
+  /// Shortest scene that survives smoothing, in seconds; 0 disables smoothing.
+  public var minimumSceneLength: Double
+
+  /// - Precondition: `labels` is not empty, `seekAhead >= 0`, `minimumSceneLength >= 0`.
+  public init(
+    labels: [String], emoji: [String: String] = MarkerEncoder.defaultEmoji, seekAhead: Double = 5,
+    minimumSceneLength: Double = 2
+  ) {
+    precondition(!labels.isEmpty, "the marker encoder needs at least one label")
+    precondition(seekAhead >= 0 && seekAhead.isFinite, "seekAhead must be a finite number >= 0")
+    precondition(minimumSceneLength >= 0 && minimumSceneLength.isFinite, "minimumSceneLength must be >= 0")
+    self.labels = labels
+    self.emoji = emoji
+    self.seekAhead = seekAhead
+    self.minimumSceneLength = minimumSceneLength
+  }
+
+  /// The emoji for `label`, or `unknownEmoji`.
+  public func emoji(for label: String) -> String { emoji[label] ?? Self.unknownEmoji }
+
+  /// Markers and per-sample labels for `scores` (any order; empty gives an empty timeline).
+  /// - Precondition: every `probabilities` array has one value per label. Non-finite values
+  ///   count as 0.
+  public func encode(_ scores: [SecondScore]) -> EncodedTimeline {
+    let ordered = scores.enumerated().sorted {
+      $0.element.second != $1.element.second ? $0.element.second < $1.element.second : $0.offset < $1.offset
+    }.map(\.element)
+    guard !ordered.isEmpty else { return EncodedTimeline(markers: [], frames: [], rawLabels: []) }
+    let rows: [[Double]] = ordered.map { score in
+      precondition(
+        score.probabilities.count == labels.count,
+        "second \(score.second): \(score.probabilities.count) probabilities for \(labels.count) labels")
+      return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
+    }
+    let raw = rows.map(Self.argmax)
+    let interval = Self.typicalInterval(ordered.map(\.second))
+    let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
+    let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(labels: raw, probabilities: rows)
+
+    var markers: [Marker] = []
+    var start = 0
+    while start < ordered.count {
+      var end = start + 1
+      while end < ordered.count && smoothed[end] == smoothed[start] { end += 1 }
+      let label = smoothed[start]
+      let total = rows[start..<end].reduce(0.0) { $0 + $1[label] }
+      let second = Rounding.time(ordered[start].second)
+      markers.append(
+        Marker(
+          confidence: Rounding.probability(total / Double(end - start)),
+          cueAt: Rounding.time(max(0, second - seekAhead)),
+          emoji: emoji(for: labels[label]),
+          label: labels[label],
+          second: second))
+      start = end
+    }
+    let frames = ordered.indices.map { i in
+      FrameScore(
+        second: Rounding.time(ordered[i].second),
+        label: labels[smoothed[i]],
+        probabilities: Dictionary(
+          zip(labels, rows[i].map(Rounding.probability)), uniquingKeysWith: { first, _ in first }))
+    }
+    return EncodedTimeline(markers: markers, frames: frames, rawLabels: raw.map { labels[$0] })
+  }
+
+  /// Index of the largest value; ties go to the first.
+  static func argmax(_ row: [Double]) -> Int {
+    var best = 0
+    for i in row.indices where row[i] > row[best] { best = i }
+    return best
+  }
+
+  /// The sampling interval: the median gap between consecutive distinct sample times
+  /// (1 s when there are fewer than two).
+  static func typicalInterval(_ seconds: [Double]) -> Double {
+    var gaps: [Double] = []
+    for i in seconds.indices.dropFirst() where seconds[i] > seconds[i - 1] {
+      gaps.append(seconds[i] - seconds[i - 1])
+    }
+    guard !gaps.isEmpty else { return 1 }
+    gaps.sort()
+    return gaps[(gaps.count - 1) / 2]
+  }
+}
+
+/// What the marker encoder produces for one video.
+public struct EncodedTimeline: Equatable, Sendable {
+  /// One marker per scene, sorted by `second`.
+  public var markers: [Marker]
+  /// One entry per sample, in time order, with the smoothed label: the `frames` array of
+  /// `MovieData.json` and the data of mood strips.
+  public var frames: [FrameScore]
+  /// The label of each sample before smoothing (same order as `frames`), for diagnostics.
+  public var rawLabels: [String]
+
+  public init(markers: [Marker], frames: [FrameScore], rawLabels: [String]) {
+    self.markers = markers
+    self.frames = frames
+    self.rawLabels = rawLabels
+  }
+
+  /// The smoothed label of each sample, in time order.
+  public var labels: [String] { frames.map(\.label) }
+}

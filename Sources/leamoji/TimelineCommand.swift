@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import LeamojiTimeline
+
+/// `leamoji timeline`: an analysed video's markers as text, without playing it.
+struct Timeline: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the emoji timeline of an analysed video.",
+    discussion: """
+      Give the video file or its id in the timeline file. Each marker shows when its scene
+      starts, when the cue appears (seek-ahead), the emoji, the label and the confidence.
+
+      Examples:
+        leamoji timeline SampleVideos/meadow-storm.mp4
+        leamoji timeline meadow-storm --data site/MovieData.json
+      """
+  )
+
+  @Argument(help: "A video file, or the id of an entry.", completion: .file())
+  var video: String
+
+  @Option(help: "The timeline file.", completion: .file(extensions: ["json"]))
+  var data = MovieData.defaultFileName
+
+  @Flag(help: "Print the entry as one line of JSON.")
+  var json = false
+
+  func run() throws {
+    let movies: [Movie]
+    do {
+      movies = try MovieStore(path: data).read()
+    } catch {
+      throw CommandFailure(error.description, status: .badInput)
+    }
+    let id = movies.contains { $0.id == video } ? video : MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+    guard let movie = movies.first(where: { $0.id == id }) else {
+      throw CommandFailure(
+        "\(video): not analysed yet (no entry '\(id)' in \(data)); run: leamoji analyze \(video)"
+          + (data == MovieData.defaultFileName ? "" : " --output \(data)"),
+        status: .noInput)
+    }
+    if json {
+      Console.print(jsonText(movie))
+      return
+    }
+    Console.print("\(movie.title) (\(movie.id)): \(secondsText(movie.duration)), cues \(secondsText(movie.seekAhead)) ahead")
+    for (i, marker) in movie.markers.enumerated() {
+      let end = i + 1 < movie.markers.count ? movie.markers[i + 1].second : movie.duration
+      Console.print(
+        String(format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), clock(end), clock(marker.cueAt),
+               marker.emoji, marker.label, marker.confidence * 100))
+    }
+    Console.printFormatted("  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
+  }
+
+  /// The label on screen at each whole second, from the markers.
+  static func labelsPerSecond(_ movie: Movie) -> [String] {
+    guard !movie.markers.isEmpty else { return [] }
+    var labels: [String] = []
+    var second = 0.0
+    var index = 0
+    while second < movie.duration {
+      while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second { index += 1 }
+      labels.append(movie.markers[index].label)
+      second += 1
+    }
+    return labels
+  }
+}
+
+/// `m:ss`, or `h:mm:ss` from an hour on.
+func clock(_ seconds: Double) -> String {
+  let whole = Int(seconds.rounded(.down))
+  if whole >= 3600 { return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60) }
+  return String(format: "%d:%02d", whole / 60, whole % 60)
+}

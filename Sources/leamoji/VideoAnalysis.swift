@@ -1,0 +1,65 @@
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiNN
+import LeamojiTimeline
+import LeamojiVideo
+
+/// One video's pass: sample every `interval` seconds at the model's input size, classify the
+/// samples in batches, and keep the best poster candidate. Streams the video: memory holds one
+/// batch of samples, never the whole film.
+struct VideoAnalysis {
+  /// Width of poster images in pixels (height follows the display aspect ratio).
+  static let posterWidth = 342
+  static let batchSize = 32
+
+  let info: VideoInfo
+  let scores: [SecondScore]
+  let poster: RGBImage?
+  let corruptPackets: Int
+
+  /// - Parameter progress: called with (seconds analysed, expected total or nil).
+  static func run(
+    path: String, model: Model, interval: Double, threads: Int, wantPoster: Bool,
+    progress: (Int, Int?) -> Void
+  ) throws -> VideoAnalysis {
+    let sampler: FrameSampler
+    do {
+      sampler = try FrameSampler(
+        path: path, interval: interval, size: PixelSize(width: model.inputWidth, height: model.inputHeight),
+        previewWidth: wantPoster ? posterWidth : nil)
+    } catch {
+      throw CommandFailure(error)
+    }
+    let expected = sampler.info.duration.map { Int(($0 / interval).rounded(.up)) }
+    var scores: [SecondScore] = []
+    var picker = PosterPicker()
+    var pending: [SampledFrame] = []
+
+    func classifyPending() throws {
+      guard !pending.isEmpty else { return }
+      let inputs = try pending.map { try model.preprocess(rgb: $0.image.pixels, width: $0.image.width, height: $0.image.height) }
+      let predictions = try model.predict(Tensor.stack(inputs), threads: threads)
+      for (sample, prediction) in zip(pending, predictions) {
+        scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
+        if let preview = sample.preview {
+          picker.consider(time: sample.time, image: preview, confidence: Double(prediction.confidence))
+        }
+      }
+      pending.removeAll(keepingCapacity: true)
+      progress(scores.count, expected)
+    }
+
+    do {
+      while let sample = try sampler.next() {
+        pending.append(sample)
+        if pending.count == batchSize { try classifyPending() }
+      }
+      try classifyPending()
+    } catch let error as MediaError {
+      throw CommandFailure(error)
+    }
+    return VideoAnalysis(
+      info: sampler.info, scores: scores, poster: picker.choice?.image, corruptPackets: sampler.corruptPacketCount)
+  }
+}
