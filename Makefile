@@ -7,7 +7,7 @@ BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pk
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos.
 TEST_PACKAGES := ffmpeg
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
-DEMO_OUT := out/demo-frames
+DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
@@ -37,9 +37,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product leamoji
 
-# Builds leamoji and runs it on a bundled sample video.
+# Builds leamoji and analyses a bundled sample video with the shipped model.
 demo: release
-	$$($(SWIFT) build -c release --show-bin-path)/leamoji frames $(DEMO_VIDEO) --out $(DEMO_OUT) --overwrite
+	@mkdir -p $(dir $(DEMO_OUT))
+	$$($(SWIFT) build -c release --show-bin-path)/leamoji analyze $(DEMO_VIDEO) --output $(DEMO_OUT) --vtt
+	$$($(SWIFT) build -c release --show-bin-path)/leamoji timeline $(DEMO_VIDEO) --data $(DEMO_OUT)
 
 # Runs the whole test suite.
 test: test-deps

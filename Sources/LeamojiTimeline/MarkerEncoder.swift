@@ -7,7 +7,9 @@
 ///    (2 s by default: one sample at the default 1 s interval, up to three at 0.5 s) is
 ///    relabelled as an adjacent run of at least that length — the one whose label is more
 ///    probable over the flicker's samples — shortest flicker first. Runs that are long enough
-///    are never relabelled. See `SceneSmoother` for the exact rule, its tie-breaks and the why.
+///    are never relabelled. In samples the threshold is ⌈minimumSceneLength / interval⌉, the
+///    interval being the median gap between consecutive samples. See `SceneSmoother` for the
+///    exact rule, its tie-breaks and the why.
 /// 3. One marker per scene, at its first sample; the first marker is at the first sample.
 ///    `confidence` is the mean probability of the scene's label over the scene's samples
 ///    (4 decimals); `cueAt = max(0, second - seekAhead)`. Times are kept to the millisecond.

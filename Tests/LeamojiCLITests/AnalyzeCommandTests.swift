@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Small test videos for analyze, made once per run.
+enum AnalyzeFixtures {
+  static let folder: Result<URL, HarnessError> = {
+    do {
+      let root = try CLI.temporaryFolder("analyze-fixtures")
+      try CLI.makeVideo(at: root.appendingPathComponent("clip.mp4"), seconds: 4, size: "96x54")
+      return .success(root)
+    } catch {
+      return .failure(HarnessError("\(error)"))
+    }
+  }()
+
+  /// A copy of the small clip under `name` in `folder`.
+  static func clip(named name: String, in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: try self.folder.get().appendingPathComponent("clip.mp4"), to: url)
+    return url
+  }
+}
+
+/// Parses MovieData.json; nil when it is not a valid array of objects with ids.
+func movieIDs(in url: URL) -> [String]? {
+  guard let data = try? Data(contentsOf: url),
+    let array = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+  else { return nil }
+  let ids = array.compactMap { $0["id"] as? String }
+  return ids.count == array.count ? ids : nil
+}
+
+@Suite("leamoji analyze and timeline")
+struct AnalyzeCommandTests {
+  @Test("analyze writes a sorted entry, poster and subtitles; --json prints the stored entry; timeline reads it")
+  func analyzeOne() throws {
+    let work = try CLI.temporaryFolder("analyze")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let video = try AnalyzeFixtures.clip(named: "My Film (2024).mp4", in: work)
+    let data = work.appendingPathComponent("out/MovieData.json")
+    try FileManager.default.createDirectory(at: data.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let result = try CLI.leamoji(["analyze", video.path, "--output", data.path, "--json", "--vtt", "--srt", "--seek-ahead", "2"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let stored = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first)
+    #expect(NSDictionary(dictionary: printed).isEqual(to: stored), "--json prints the entry as stored")
+    #expect(stored["id"] as? String == "my-film-2024")
+    #expect(stored["seekAhead"] as? Double == 2)
+    #expect(stored["poster"] as? String == "my-film-2024.jpg")
+    #expect(stored["title"] as? String == "my-film-2024")
+    let markers = try #require(stored["markers"] as? [[String: Any]])
+    #expect(markers.first?["second"] as? Double == 0 && markers.first?["cueAt"] as? Double == 0)
+    for name in ["my-film-2024.jpg", "my-film-2024.vtt", "my-film-2024.srt"] {
+      #expect(FileManager.default.fileExists(atPath: data.deletingLastPathComponent().appendingPathComponent(name).path), "\(name)")
+    }
+    let text = try String(contentsOf: data, encoding: .utf8)
+    #expect(text.hasSuffix("}\n]\n") && text.contains("\"cueAt\" : 0"))
+
+    let timeline = try CLI.leamoji(["timeline", video.path, "--data", data.path])
+    #expect(timeline.status == 0, "\(timeline.stderr)")
+    #expect(timeline.stdout.contains("my-film-2024") && timeline.stdout.contains("cue at 0:00"))
+    let missing = try CLI.leamoji(["timeline", "other.mp4", "--data", data.path])
+    #expect(missing.status == 66 && missing.stderrLines.count == 1 && missing.stderr.contains("leamoji analyze other.mp4"))
+  }
+
+  @Test("a batch reports a bad file, finishes the others, and exits non-zero")
+  func batchWithABadFile() throws {
+    let work = try CLI.temporaryFolder("batch")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let a = try AnalyzeFixtures.clip(named: "a.mp4", in: work)
+    let b = try AnalyzeFixtures.clip(named: "b.mp4", in: work)
+    let bad = work.appendingPathComponent("bad.mp4")
+    try Data("not a video".utf8).write(to: bad)
+    let data = work.appendingPathComponent("MovieData.json")
+    let result = try CLI.leamoji(["analyze", a.path, bad.path, b.path, "--output", data.path, "--jobs", "2", "--no-poster"])
+    #expect(result.status == 65)
+    #expect(result.stderrLines.count == 1 && result.stderr.contains("bad.mp4"), "\(result.stderr)")
+    #expect(movieIDs(in: data) == ["a", "b"])
+    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("a.jpg").path), "--no-poster")
+  }
+
+  @Test("re-analysis replaces only its entry and keeps a user-edited title; a malformed file is left untouched")
+  func mergeAndMalformed() throws {
+    let work = try CLI.temporaryFolder("merge")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let a = try AnalyzeFixtures.clip(named: "a.mp4", in: work)
+    let b = try AnalyzeFixtures.clip(named: "b.mp4", in: work)
+    let data = work.appendingPathComponent("MovieData.json")
+    #expect(try CLI.leamoji(["analyze", a.path, b.path, "--output", data.path]).status == 0)
+    var text = try String(contentsOf: data, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"title\" : \"a\"", with: "\"title\" : \"Our Holiday\"")
+    try text.write(to: data, atomically: true, encoding: .utf8)
+    let again = try CLI.leamoji(["analyze", a.path, "--output", data.path])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("replaced"))
+    let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])
+    #expect(entries.map { $0["id"] as? String } == ["a", "b"])
+    #expect(entries.first?["title"] as? String == "Our Holiday")
+    #expect(try CLI.leamoji(["analyze", a.path, "--output", data.path, "--title", "New"]).status == 0)
+    #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first?["title"] as? String == "New")
+
+    let broken = Data("[{\"id\": \"x\",".utf8)
+    try broken.write(to: data)
+    let refused = try CLI.leamoji(["analyze", a.path, "--output", data.path])
+    #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains(data.path), "\(refused.stderr)")
+    #expect(try Data(contentsOf: data) == broken)
+  }
+
+  @Test("8 concurrent analyze processes into one file lose nothing")
+  func concurrentProcesses() throws {
+    let work = try CLI.temporaryFolder("concurrent")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    let videos = try (1...8).map { try AnalyzeFixtures.clip(named: "v\($0).mp4", in: work) }
+    let processes = try videos.map { video -> Process in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CLI.binary)
+      process.arguments = ["analyze", video.path, "--output", data.path, "--no-poster"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+    for process in processes {
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+    }
+    #expect(movieIDs(in: data) == (1...8).map { "v\($0)" })
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  @Test("kill -9 during analyze never leaves a broken or shortened MovieData.json")
+  func killedWhileWriting() throws {
+    let work = try CLI.temporaryFolder("kill")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    // A large existing file makes the write long enough to be interrupted.
+    var entries: [String] = []
+    for i in 0..<3000 {
+      entries.append(#"{"description":"","duration":10,"id":"old-\#(String(format: "%04d", i))","markers":[],"model":{"labels":["happy"],"sha256":""},"seekAhead":5,"title":"Old \#(i) with a long title to make the file bigger than usual"}"#)
+    }
+    try Data(("[" + entries.joined(separator: ",") + "]").utf8).write(to: data)
+    let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
+    var killed = 0
+    for round in 0..<12 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CLI.binary)
+      process.arguments = ["analyze", video.path, "--output", data.path, "--no-poster"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32(150_000 + round * 60_000))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        killed += 1
+      }
+      process.waitUntilExit()
+      let ids = try #require(movieIDs(in: data), "valid JSON after round \(round)")
+      #expect(ids.filter { $0.hasPrefix("old-") }.count == 3000)
+    }
+    #expect(killed > 0, "at least one run was killed mid-way")
+  }
+}
