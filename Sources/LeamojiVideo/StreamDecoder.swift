@@ -66,6 +66,18 @@ final class StreamDecoder {
     return false
   }
 
+  /// Moves to the key frame at or before `ticks` (stream time base, absolute) and empties the
+  /// decoder, so that the next decoded frames start there. False when the demuxer cannot seek.
+  func seek(toTicks ticks: Int64) -> Bool {
+    let code = av_seek_frame(file.format.pointer, file.stream.pointee.index, ticks, AVSEEK_FLAG_BACKWARD)
+    guard code >= 0 else { return false }
+    avcodec_flush_buffers(codec.pointer)
+    flushed = false
+    finished = false
+    errorsAfterFlush = 0
+    return true
+  }
+
   /// Reads packets until one of our stream's is handed to the decoder, or flushes at the end.
   private func feedOnePacket() {
     var retries = 0
