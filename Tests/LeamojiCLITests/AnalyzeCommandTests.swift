@@ -166,3 +166,30 @@ struct AnalyzeCommandTests {
     #expect(killed > 0, "at least one run was killed mid-way")
   }
 }
+
+@Suite("analyze on the sample videos with the shipped model")
+struct AnalyzeSampleVideosTests {
+  @Test("≥ 90 % of seconds as the ground truth says; every true scene change has a marker within ±1 s",
+    arguments: ["meadow-storm", "night-walk", "party-cellar"])
+  func endToEnd(name: String) throws {
+    let repository = ShippedAssetsTests.repository
+    let video = repository.appendingPathComponent("SampleVideos/\(name).mp4")
+    let truthData = try Data(contentsOf: repository.appendingPathComponent("SampleVideos/\(name).truth.json"))
+    let truth = try #require((try JSONSerialization.jsonObject(with: truthData) as? [String: Any])?["labels"] as? [String])
+    let work = try CLI.temporaryFolder("samples")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let result = try CLI.leamoji(["analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path, "--frames", "--json", "--no-poster"])
+    try #require(result.status == 0, "\(result.stderr)")
+    let entry = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let frames = try #require(entry["frames"] as? [[String: Any]])
+    let labels = frames.compactMap { $0["label"] as? String }
+    #expect(labels.count == truth.count)
+    let right = zip(labels, truth).filter { $0 == $1 }.count
+    #expect(Double(right) >= 0.9 * Double(truth.count), "\(name): \(right)/\(truth.count)")
+    let markerSeconds = try #require(entry["markers"] as? [[String: Any]]).compactMap { $0["second"] as? Double }
+    let changes = truth.indices.dropFirst().filter { truth[$0] != truth[$0 - 1] }
+    for change in changes {
+      #expect(markerSeconds.contains { abs($0 - Double(change)) <= 1 }, "\(name): no marker near the change at \(change) s; markers \(markerSeconds)")
+    }
+  }
+}
