@@ -29,6 +29,9 @@ let package = Package(
     // Markers from per-second scores, the MovieData.json document and its locked store, and
     // subtitles. Pure Swift: no FFmpeg, no terminal.
     .target(name: "LeamojiTimeline"),
+    // The terminal player's parts: half-block canvas, overlay, cues, pacing, terminal session.
+    // No FFmpeg, no network code.
+    .target(name: "LeamojiTerminal", dependencies: ["LeamojiCore", "LeamojiTimeline"]),
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
@@ -36,7 +39,7 @@ let package = Package(
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline",
+        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline", "LeamojiTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -47,6 +50,7 @@ let package = Package(
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),
     .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline"]),
+    .testTarget(name: "LeamojiTerminalTests", dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
     .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"]),
   ]

@@ -16,7 +16,7 @@ struct Leamoji: ParsableCommand {
         leamoji frames movie.mkv --out frames/ --interval 2 --size 320x180
       """,
     version: "0.1.0",
-    subcommands: [Analyze.self, Timeline.self, Frames.self, Train.self, Evaluate.self, Classify.self, Scenes.self]
+    subcommands: [Analyze.self, Play.self, Timeline.self, Frames.self, Train.self, Evaluate.self, Classify.self, Scenes.self]
   )
 
   static func main() {
