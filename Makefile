@@ -4,8 +4,9 @@
 SWIFT ?= swift
 # The FFmpeg development libraries leamoji links against.
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
-# What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos.
-TEST_PACKAGES := ffmpeg
+# What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
+# tmux drives the player in a real terminal.
+TEST_PACKAGES := ffmpeg tmux
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
 DEMO_OUT := out/MovieData.json
 

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Drives the real binary in a real terminal: a private tmux server with a 120x40 window.
+struct Tmux {
+  let socket = "leamoji-test-\(UUID().uuidString.prefix(8))"
+  let session = "play"
+
+  /// Runs a tmux client with `system` (Foundation's Process does not reap a client whose
+  /// server daemonises) and returns its standard output.
+  @discardableResult
+  func run(_ arguments: [String]) throws -> CLI.Result {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let quoted = (["tmux", "-L", socket] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let status = system(quoted.joined(separator: " ") + " </dev/null >'\(output.path)' 2>&1")
+    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    return CLI.Result(status: status, stdout: text, stderr: "", signalled: false)
+  }
+
+  func start(in folder: URL) throws {
+    let result = try run(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", folder.path, "sh"])
+    guard result.status == 0 else { throw HarnessError("tmux could not start (apt-get install tmux): \(result.stdout)") }
+    try run(["set-option", "-t", session, "status", "off"])
+  }
+
+  func type(_ keys: String...) throws { _ = try run(["send-keys", "-t", session] + keys) }
+
+  /// The screen as text; with `escapes`, including colour sequences.
+  func screen(escapes: Bool = false) throws -> String {
+    try run(["capture-pane", "-t", session, "-p"] + (escapes ? ["-e"] : [])).stdout
+  }
+
+  func alternateScreenOn() throws -> Bool {
+    try run(["display-message", "-t", session, "-p", "#{alternate_on}"]).stdout.hasPrefix("1")
+  }
+
+  func stop() { _ = try? run(["kill-server"]) }
+}
+
+/// The player's clock `m:ss / m:ss` on screen, in seconds.
+func playerClock(_ screen: String) -> Int? {
+  guard let range = screen.range(of: #"(\d+):(\d\d) / \d+:\d\d"#, options: .regularExpression) else { return nil }
+  let parts = screen[range].split(separator: " ")[0].split(separator: ":").compactMap { Int($0) }
+  return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+}
+
+@Suite("leamoji play", .serialized)
+struct PlayCommandTests {
+  @Test("not a terminal: a clear message pointing to timeline")
+  func notATerminal() throws {
+    let result = try CLI.leamoji(["play", ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path])
+    #expect(result.status == 64)
+    #expect(result.stderrLines.count == 1 && result.stderr.contains("leamoji timeline"), "\(result.stderr)")
+  }
+
+  @Test("plays in tmux: half blocks, emoji, running clock; space pauses; → seeks 5 s; q restores the shell")
+  func playsInTmux() throws {
+    let work = try CLI.temporaryFolder("play")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let video = ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path
+    let data = work.appendingPathComponent("MovieData.json").path
+    let analysed = try CLI.leamoji(["analyze", video, "--output", data, "--no-poster"])
+    try #require(analysed.status == 0, "\(analysed.stderr)")
+
+    let tmux = Tmux()
+    try tmux.start(in: work)
+    defer { tmux.stop() }
+    try tmux.type("'\(CLI.binary)' play '\(video)' --data '\(data)' --stats; echo exit=$?", "Enter")
+    var clock: Int? = nil
+    for _ in 0..<40 where clock == nil || clock! < 2 {
+      usleep(250_000)
+      clock = playerClock(try tmux.screen())
+    }
+    let coloured = try tmux.screen(escapes: true)
+    #expect(coloured.contains("\u{1B}[38;2;") && coloured.contains("▀"), "24-bit half blocks")
+    #expect(try tmux.alternateScreenOn())
+    let text = try tmux.screen()
+    let first = try #require(clock, "a clock on screen: \(text)")
+    #expect(["😐", "😱", "😀"].contains { text.contains($0) }, "an emoji from the timeline")
+    usleep(1_500_000)
+    let running = try #require(playerClock(try tmux.screen()))
+    #expect(running > first, "the clock runs: \(first) → \(running)")
+
+    try tmux.type("Space")
+    usleep(600_000)
+    let paused = try #require(playerClock(try tmux.screen()))
+    usleep(1_500_000)
+    let pausedScreen = try tmux.screen()
+    #expect(playerClock(pausedScreen) == paused, "paused: the clock stands still")
+    #expect(pausedScreen.contains("buffering") || pausedScreen.contains("⏸"), "a pause indicator")
+
+    try tmux.type("Right")
+    usleep(800_000)
+    let jumped = try #require(playerClock(try tmux.screen()))
+    #expect(jumped >= paused + 4 && jumped <= paused + 6, "→ jumps about 5 s: \(paused) → \(jumped)")
+
+    try tmux.type("q")
+    var back = ""
+    for _ in 0..<20 where !back.contains("exit=") {
+      usleep(250_000)
+      back = try tmux.screen()
+    }
+    #expect(back.contains("exit=0"), "\(back)")
+    #expect(back.contains("frames shown"))
+    #expect(try !tmux.alternateScreenOn(), "alternate screen left")
+    #expect(!back.contains("▀"))
+  }
+}
