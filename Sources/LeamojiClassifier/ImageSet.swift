@@ -81,27 +81,35 @@ public struct ImageSet: Sendable {
       mapping.append(index)
     }
     let items = folder.items
-    let results = DecodeResults(count: items.count)
+    let results = Locked([Result<RGBImage, DecodeFailure>?](repeating: nil, count: items.count))
+    let done = Locked(0)
     let workers = max(1, min(threads, items.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var i = worker
       while i < items.count {
+        let outcome: Result<RGBImage, DecodeFailure>
         do {
           let image = try decode(items[i].path, size)
-          results.set(i, image.size == size ? .success(image) : .failure("decoded at the wrong size"))
+          outcome = image.size == size ? .success(image) : .failure(DecodeFailure(reason: "decoded at the wrong size"))
         } catch {
-          results.set(i, .failure(String(describing: error)))
+          outcome = .failure(DecodeFailure(reason: String(describing: error)))
         }
-        if worker == 0 { progress?(results.doneCount) }
+        results.withValue { $0[i] = outcome }
+        let finished = done.withValue { n -> Int in
+          n += 1
+          return n
+        }
+        if worker == 0 { progress?(finished) }
         i += workers
       }
     }
     var set = ImageSet(size: size, labelNames: names)
     var skipped: [Skipped] = []
+    let outcomes = results.withValue { $0 }
     for (i, item) in items.enumerated() {
-      switch results.get(i) {
+      switch outcomes[i] {
       case .success(let image): set.append(image, label: mapping[item.label], path: item.path)
-      case .failure(let reason): skipped.append(Skipped(path: item.path, reason: reason))
+      case .failure(let failure): skipped.append(Skipped(path: item.path, reason: failure.reason))
       case nil: skipped.append(Skipped(path: item.path, reason: "not decoded"))
       }
     }
@@ -110,34 +118,7 @@ public struct ImageSet: Sendable {
   }
 }
 
-/// Per-item decode results written from several threads (each slot by exactly one thread).
-private final class DecodeResults: @unchecked Sendable {
-  enum Outcome {
-    case success(RGBImage)
-    case failure(String)
-  }
-  private var slots: [Outcome?]
-  private var done = 0
-  private let lock = NSLock()
-
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-  func set(_ index: Int, _ outcome: Outcome) {
-    lock.lock()
-    slots[index] = outcome
-    done += 1
-    lock.unlock()
-  }
-
-  func get(_ index: Int) -> Outcome? {
-    lock.lock()
-    defer { lock.unlock() }
-    return slots[index]
-  }
-
-  var doneCount: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return done
-  }
+/// Why one file of a folder could not be decoded.
+private struct DecodeFailure: Error {
+  let reason: String
 }

@@ -26,19 +26,7 @@ public enum AtomicFile {
     let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     if descriptor < 0 { throw WriteError(path: path, reason: lastErrorText()) }
-    var failure: String? = nil
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = lastErrorText()
-          return
-        }
-        offset += written
-      }
-    }
+    var failure = FileDescriptor.writeAll(bytes, to: descriptor).map { String(cString: strerror($0)) }
     if failure == nil, fsync(descriptor) != 0 { failure = lastErrorText() }
     if close(descriptor) != 0, failure == nil { failure = lastErrorText() }
     if failure == nil, !replace, access(path, F_OK) == 0 { failure = "the file already exists" }

@@ -96,18 +96,22 @@ struct Analyze: ParsableCommand {
       includeFrames: frames, poster: poster, vtt: vtt, srt: srt, title: title, description: description,
       threads: max(1, Network.defaultThreads / min(jobs, videos.count)))
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
-    let next = Counter()
-    let failures = FailureList()
-    let output = OutputLock()
+    let next = Locked(0)
+    let failures = Locked<[CommandFailure]>([])
+    let output = Locked(())
     DispatchQueue.concurrentPerform(iterations: min(jobs, videos.count)) { _ in
-      while let index = next.take(below: videos.count) {
+      while let index = next.withValue({ n -> Int? in
+        guard n < videos.count else { return nil }
+        n += 1
+        return n - 1
+      }) {
         let path = videos[index]
         do {
           let stored = try plan.analyze(path: path, id: ids[index]) { done, total in
             progress.update(ids[index], done: done, total: total)
           }
           progress.remove(ids[index])
-          output.locked {
+          output.withValue { _ in
             progress.clear()
             if let replaced = stored.replaced, replaced {
               Console.warning("\(path): replaced the existing entry '\(stored.movie.id)' in \(self.output)")
@@ -124,16 +128,16 @@ struct Analyze: ParsableCommand {
         } catch {
           progress.remove(ids[index])
           let failure = (error as? CommandFailure) ?? CommandFailure("\(path): \(error)", status: .failure)
-          output.locked {
+          output.withValue { _ in
             progress.clear()
             Console.error(failure.message)
           }
-          failures.add(failure)
+          failures.withValue { $0.append(failure) }
         }
       }
     }
     progress.clear()
-    if let first = failures.first {
+    if let first = failures.withValue({ $0.first }) {
       throw ExitCode(first.status.rawValue)
     }
   }
@@ -159,43 +163,4 @@ func secondsText(_ seconds: Double) -> String {
     return "\(whole / 60) min \(whole % 60) s"
   }
   return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
-}
-
-/// Hands out indices 0, 1, 2, ... to the jobs.
-private final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-  func take(below limit: Int) -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard value < limit else { return nil }
-    value += 1
-    return value - 1
-  }
-}
-
-/// Failures of a batch, in the order they happened.
-private final class FailureList: @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [CommandFailure] = []
-  func add(_ failure: CommandFailure) {
-    lock.lock()
-    items.append(failure)
-    lock.unlock()
-  }
-  var first: CommandFailure? {
-    lock.lock()
-    defer { lock.unlock() }
-    return items.first
-  }
-}
-
-/// Keeps the lines of concurrent jobs whole.
-private final class OutputLock: @unchecked Sendable {
-  private let lock = NSLock()
-  func locked(_ body: () -> Void) {
-    lock.lock()
-    body()
-    lock.unlock()
-  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 #if canImport(Glibc)
   import Glibc
@@ -53,17 +54,7 @@ enum Console {
   }
 
   private static func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += n
-    }
-    bytes.removeAll()
+    _ = FileDescriptor.writeAll(Array(text.utf8), to: descriptor)
   }
 }
 

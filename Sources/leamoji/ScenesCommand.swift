@@ -65,7 +65,7 @@ struct Scenes: ParsableCommand {
           }
         }
         let progress = ProgressBar(label: split.folderName, total: items.count)
-        let failures = FailureBox()
+        let failure = Locked<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: items.count) { i in
           let item = items[i]
           let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString).appendingPathComponent(item.fileName)
@@ -73,12 +73,12 @@ struct Scenes: ParsableCommand {
             let png = try ImageCodec.encodePNG(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
             try AtomicFile.write(png, to: path)
           } catch {
-            failures.record("\(error)")
+            failure.withValue { $0 = $0 ?? "\(error)" }
           }
           progress.update(i + 1)
         }
         progress.finish()
-        if let first = failures.first { throw CommandFailure(first, status: .cannotWrite) }
+        if let first = failure.withValue({ $0 }) { throw CommandFailure(first, status: .cannotWrite) }
         Console.print("Wrote \(items.count) scenes to \(root)")
       }
     }
@@ -162,12 +162,15 @@ struct Scenes: ParsableCommand {
       var start = 0
       while start < clip.frameCount {
         let count = min(batch, clip.frameCount - start)
-        let frames = FrameSlots(count: count)
+        let frames = Locked([RGBImage?](repeating: nil, count: count))
         let first = start
-        DispatchQueue.concurrentPerform(iterations: count) { i in frames.set(i, clip.frame(at: first + i)) }
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+          let image = clip.frame(at: first + i)
+          frames.withValue { $0[i] = image }
+        }
         for i in 0..<count {
-          guard writeAll(frames.get(i).pixels) else {
-            throw CommandFailure("stdout: write failed (\(String(cString: strerror(errno))))", status: .cannotWrite)
+          if let code = FileDescriptor.writeAll(frames.withValue { $0[i]! }.pixels, to: STDOUT_FILENO) {
+            throw CommandFailure("stdout: write failed (\(String(cString: strerror(code))))", status: .cannotWrite)
           }
         }
         start += count
@@ -175,53 +178,5 @@ struct Scenes: ParsableCommand {
       }
       progress.finish()
     }
-
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-      bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-          if n < 0 {
-            if errno == EINTR { continue }
-            return false
-          }
-          offset += n
-        }
-        return true
-      }
-    }
-  }
-}
-
-/// The first error reported from parallel work.
-private final class FailureBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var message: String?
-  func record(_ text: String) {
-    lock.lock()
-    if message == nil { message = text }
-    lock.unlock()
-  }
-  var first: String? {
-    lock.lock()
-    defer { lock.unlock() }
-    return message
-  }
-}
-
-/// Frames rendered in parallel, each slot written by one thread.
-private final class FrameSlots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var slots: [RGBImage?]
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-  func set(_ i: Int, _ image: RGBImage) {
-    lock.lock()
-    slots[i] = image
-    lock.unlock()
-  }
-  func get(_ i: Int) -> RGBImage {
-    lock.lock()
-    defer { lock.unlock() }
-    return slots[i]!
   }
 }

@@ -116,14 +116,8 @@ struct AnalyzeCommandTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     let videos = try (1...8).map { try AnalyzeFixtures.clip(named: "v\($0).mp4", in: work) }
-    let processes = try videos.map { video -> Process in
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments = ["analyze", video.path, "--output", data.path, "--no-poster"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      return process
+    let processes = try videos.map { video in
+      try CLI.spawnLeamoji(["analyze", video.path, "--output", data.path, "--no-poster"])
     }
     for process in processes {
       process.waitUntilExit()
@@ -148,12 +142,7 @@ struct AnalyzeCommandTests {
     let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
     var killed = 0
     for round in 0..<12 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CLI.binary)
-      process.arguments = ["analyze", video.path, "--output", data.path, "--no-poster"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let process = try CLI.spawnLeamoji(["analyze", video.path, "--output", data.path, "--no-poster"])
       usleep(UInt32(150_000 + round * 60_000))
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)

@@ -27,6 +27,17 @@ enum CLI {
     try run(binary, arguments, in: directory)
   }
 
+  /// Starts `leamoji` with `arguments` in the background, output discarded.
+  static func spawnLeamoji(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
   /// Runs any program (looked up on PATH when not absolute).
   static func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
     let process = Process()
