@@ -43,7 +43,8 @@ struct ModelOptions: ParsableArguments {
     do {
       return (try Model.read(from: URL(fileURLWithPath: path)), path)
     } catch {
-      throw CommandFailure(error)
+      // Name the file as the user gave it, not as an absolute URL path.
+      throw CommandFailure(ModelFileError(path: path, problem: error.problem))
     }
   }
 }
