@@ -27,8 +27,8 @@ let package = Package(
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
     // Markers from per-second scores, the MovieData.json document and its locked store, and
-    // subtitles. Pure Swift: no FFmpeg, no terminal.
-    .target(name: "LeamojiTimeline"),
+    // subtitles. Pure Swift: no FFmpeg, no terminal (Core only for writing whole buffers).
+    .target(name: "LeamojiTimeline", dependencies: ["LeamojiCore"]),
     // The terminal player's parts: half-block canvas, overlay, cues, pacing, terminal session.
     // No FFmpeg, no network code.
     .target(name: "LeamojiTerminal", dependencies: ["LeamojiCore", "LeamojiTimeline"]),

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 #if canImport(Glibc)
   import Glibc
@@ -84,7 +85,7 @@ enum FileIO {
     }
     if failing.contains(.write) {
       failure = "cannot write: \(text(ENOSPC))"
-    } else if let code = writeAll(descriptor, bytes) {
+    } else if let code = FileDescriptor.writeAll(bytes, to: descriptor) {
       failure = "cannot write: \(text(code))"
     }
     if failure == nil {
@@ -156,22 +157,6 @@ enum FileIO {
   static func folderPath(of path: String) -> String {
     let folder = (path as NSString).deletingLastPathComponent
     return folder.isEmpty ? "." : folder
-  }
-
-  /// Writes every byte, retrying short writes and EINTR; returns the errno of a failure.
-  private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
-    bytes.withUnsafeBytes { buffer -> Int32? in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return nil
-    }
   }
 
   /// Repeats a system call interrupted by a signal.
