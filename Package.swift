@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "leamoji", targets: ["leamoji"]),
     .executable(name: "leamoji-bench", targets: ["leamoji-bench"]),
+    .executable(name: "leamoji-fuzz", targets: ["leamoji-fuzz"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -45,6 +46,9 @@ let package = Package(
     ),
     // Benchmarks that print figures (`make bench-cnn`); speed is measured here, never in tests.
     .executableTarget(name: "leamoji-bench", dependencies: ["LeamojiNN"]),
+    // The mutation fuzzer (`make fuzz`): mutates sample inputs and runs the built leamoji on each,
+    // counting crashes, hangs and clear errors. Talks to leamoji only as a separate process.
+    .executableTarget(name: "leamoji-fuzz", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),

@@ -124,9 +124,11 @@ public final class VideoFile {
   private static func bestVideoStream(
     in format: UnsafeMutablePointer<AVFormatContext>, path: String
   ) throws(MediaError) -> (UnsafeMutablePointer<AVStream>, UnsafePointer<AVCodec>) {
+    guard format.pointee.nb_streams > 0, let streams = format.pointee.streams else {
+      throw .corrupt(path: path, reason: "the container holds no streams")
+    }
     var decoder: UnsafePointer<AVCodec>? = nil
     var index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
-    let streams = format.pointee.streams!
     if index >= 0, streams[Int(index)]!.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
       // Cover art in an audio file is not a video; look for a real video stream instead.
       index = AVCode.streamNotFound
@@ -142,6 +144,11 @@ public final class VideoFile {
       }
     }
     if index == AVCode.streamNotFound || index < 0 && index != AVCode.decoderNotFound {
+      // A stream FFmpeg could not identify at all is what a cut-off header leaves behind.
+      let unidentified = (0..<Int(format.pointee.nb_streams)).contains { i in
+        streams[i]!.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_NONE
+      }
+      if unidentified { throw .corrupt(path: path, reason: "no readable video stream") }
       throw .noVideoStream(path: path)
     }
     if index == AVCode.decoderNotFound {

@@ -1,0 +1,2 @@
+// Replaced by the fuzzer proper.
+print("leamoji-fuzz: not built yet")
