@@ -26,6 +26,8 @@ public enum AtomicFile {
     let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     if descriptor < 0 { throw WriteError(path: path, reason: lastErrorText()) }
+    TemporaryFiles.created(temporary)
+    defer { TemporaryFiles.finished(temporary) }
     var failure = FileDescriptor.writeAll(bytes, to: descriptor).map { String(cString: strerror($0)) }
     if failure == nil, fsync(descriptor) != 0 { failure = lastErrorText() }
     if close(descriptor) != 0, failure == nil { failure = lastErrorText() }

@@ -78,6 +78,8 @@ enum FileIO {
       ? { errno = EACCES; return -1 }()
       : retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
     if descriptor < 0 { throw Failure(message: "cannot create a temporary file: \(text(errno))") }
+    TemporaryFiles.created(temporary)
+    defer { TemporaryFiles.finished(temporary) }
     var failure: String? = nil
     if exists {
       _ = fchmod(descriptor, existing.st_mode & 0o7777)

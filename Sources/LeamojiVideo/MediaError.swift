@@ -21,6 +21,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible, Sendable {
   case noDecoder(path: String, codec: String)
   /// The file is damaged or truncated: nothing decodable where a picture was expected.
   case corrupt(path: String, reason: String)
+  /// The pictures are larger than leamoji decodes (`PictureLimit`), so memory stays bounded.
+  case tooLarge(path: String, width: Int, height: Int)
   /// Encoding an image (PNG, JPEG) or resizing one failed.
   case encodingFailed(reason: String)
 
@@ -28,7 +30,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible, Sendable {
   public var path: String? {
     switch self {
     case .notFound(let path), .isDirectory(let path), .unreadable(let path, _), .notMedia(let path),
-      .noVideoStream(let path), .noDecoder(let path, _), .corrupt(let path, _):
+      .noVideoStream(let path), .noDecoder(let path, _), .corrupt(let path, _), .tooLarge(let path, _, _):
       return path
     case .encodingFailed:
       return nil
@@ -45,8 +47,26 @@ public enum MediaError: Error, Equatable, CustomStringConvertible, Sendable {
     case .noVideoStream(let path): return "\(path): has no video stream (audio only?)"
     case .noDecoder(let path, let codec): return "\(path): no decoder for the \(codec) codec in this FFmpeg"
     case .corrupt(let path, let reason): return "\(path): corrupt or truncated (\(reason))"
+    case .tooLarge(let path, let width, let height):
+      return "\(path): the picture size \(width)x\(height) is larger than leamoji reads (\(PictureLimit.summary))"
     case .encodingFailed(let reason): return "image encoding failed (\(reason))"
     }
+  }
+}
+
+/// The largest pictures leamoji decodes. A header can declare any size; a decoder allocates
+/// what it declares, so anything above this is refused before (and while) decoding. DCI 8K
+/// (8192x4320) is the largest real film format, and fits.
+public enum PictureLimit {
+  /// Pixels per picture: 8192 x 4320.
+  public static let maximumPixels = 8192 * 4320
+  /// Pixels on either side.
+  public static let maximumSide = 16384
+  /// How the limit reads in error messages.
+  static let summary = "at most 8192x4320 pixels, or 16384 on a side"
+
+  static func allows(width: Int, height: Int) -> Bool {
+    width > 0 && height > 0 && width <= maximumSide && height <= maximumSide && width * height <= maximumPixels
   }
 }
 

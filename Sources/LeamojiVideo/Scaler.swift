@@ -42,7 +42,7 @@ final class Scaler {
   func resize(_ image: RGBImage, to size: PixelSize) throws(MediaError) -> RGBImage {
     if image.size == size { return image }
     var out = [UInt8](repeating: 0, count: size.width * size.height * 3)
-    try image.pixels.withUnsafeBufferPointer { (src) throws(MediaError) in
+    try Scaler.padded(image.pixels).withUnsafeBufferPointer { (src) throws(MediaError) in
       try out.withUnsafeMutableBufferPointer { (dst) throws(MediaError) in
         try convert(
           source: Planes(single: UnsafeMutablePointer(mutating: src.baseAddress!), stride: Int32(image.width * 3)),
@@ -57,13 +57,27 @@ final class Scaler {
 
   /// Fills `frame` (already sized and allocated in `format`) from packed RGB.
   func fill(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat, from image: RGBImage) throws(MediaError) {
-    try image.pixels.withUnsafeBufferPointer { (src) throws(MediaError) in
+    try Scaler.padded(image.pixels).withUnsafeBufferPointer { (src) throws(MediaError) in
       try convert(
         source: Planes(single: UnsafeMutablePointer(mutating: src.baseAddress!), stride: Int32(image.width * 3)),
         sourceWidth: Int32(image.width), sourceHeight: Int32(image.height), sourceFormat: AV_PIX_FMT_RGB24,
         fullRange: true, colourspace: Int32(AVCOL_SPC_RGB.rawValue),
         destination: Planes(frame: frame), size: image.size, destinationFormat: format)
     }
+  }
+
+  /// Zero bytes after packed pixels given to libswscale as a source. Its SIMD input converters
+  /// load whole vectors and so read past the last pixel (valgrind caught a 16-byte load ending
+  /// 10 bytes after a poster's pixels in `fill`); FFmpeg's own buffers carry such padding.
+  private static let sourcePadding = 64
+
+  /// A copy of `pixels` followed by `sourcePadding` zero bytes, safe for libswscale to read.
+  private static func padded(_ pixels: [UInt8]) -> [UInt8] {
+    var copy: [UInt8] = []
+    copy.reserveCapacity(pixels.count + sourcePadding)
+    copy.append(contentsOf: pixels)
+    copy.append(contentsOf: repeatElement(0, count: sourcePadding))
+    return copy
   }
 
   private func convert(

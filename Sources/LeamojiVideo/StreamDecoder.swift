@@ -29,6 +29,8 @@ final class StreamDecoder {
     if code < 0 { throw .corrupt(path: file.info.path, reason: ffmpegErrorText(code)) }
     codec.pointer.pointee.pkt_timebase = file.stream.pointee.time_base
     codec.pointer.pointee.thread_count = threads
+    // A stream may change size midway; no picture beyond the limit is ever allocated.
+    codec.pointer.pointee.max_pixels = Int64(PictureLimit.maximumPixels)
     let opened = avcodec_open2(codec.pointer, file.decoder, nil)
     if opened < 0 {
       throw .noDecoder(path: file.info.path, codec: "\(file.info.codecName) (\(ffmpegErrorText(opened)))")

@@ -51,16 +51,17 @@ public final class VideoFile {
     do {
       format = try FormatContext(openingPath: path)
     } catch {
-      if error.code == AVCode.invalidData || error.code == AVCode.endOfFile {
-        // A file whose first bytes FFmpeg recognises but cannot open is damaged, not foreign.
-        if let recognised = VideoFile.probeFormatName(path: path) {
-          throw .corrupt(path: path, reason: "a damaged or truncated \(recognised) file: \(error.text)")
-        }
-        throw .notMedia(path: path)
+      if error.code == cffmpeg_averror(EACCES) || error.code == cffmpeg_averror(EIO) || error.code == cffmpeg_averror(ENOMEM) {
+        throw .unreadable(path: path, reason: error.text)
       }
-      throw .unreadable(path: path, reason: error.text)
+      // The file was readable a moment ago, so any other failure is about its content: damaged
+      // when its first bytes are recognised, foreign otherwise.
+      if let recognised = VideoFile.probeFormatName(path: path) {
+        throw .corrupt(path: path, reason: "a damaged or truncated \(recognised) file: \(error.text)")
+      }
+      throw .notMedia(path: path)
     }
-    let infoCode = avformat_find_stream_info(format.pointer, nil)
+    let infoCode = VideoFile.findStreamInfo(format.pointer)
     if infoCode < 0 {
       throw .corrupt(path: path, reason: ffmpegErrorText(infoCode))
     }
@@ -161,9 +162,26 @@ public final class VideoFile {
     }
     let parameters = stream.pointee.codecpar.pointee
     if parameters.width <= 0 || parameters.height <= 0 {
-      throw .corrupt(path: path, reason: "the video stream has no picture size")
+      throw .corrupt(path: path, reason: "no usable picture size: none declared, or larger than leamoji reads — \(PictureLimit.summary)")
+    }
+    if !PictureLimit.allows(width: Int(parameters.width), height: Int(parameters.height)) {
+      throw .tooLarge(path: path, width: Int(parameters.width), height: Int(parameters.height))
     }
     return (stream, decoder)
+  }
+
+  /// `avformat_find_stream_info`, with every stream's probing decoder held to `PictureLimit`:
+  /// finding the picture size may decode a first picture, and a forged header must not make
+  /// that allocate gigabytes.
+  private static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+    let count = Int(format.pointee.nb_streams)
+    guard count > 0 else { return avformat_find_stream_info(format, nil) }
+    var options = [OpaquePointer?](repeating: nil, count: count)
+    defer { for i in 0..<count { av_dict_free(&options[i]) } }
+    for i in 0..<count {
+      av_dict_set(&options[i], "max_pixels", String(PictureLimit.maximumPixels), 0)
+    }
+    return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(format, $0.baseAddress) }
   }
 
   private static func firstVideoCodecName(in format: UnsafeMutablePointer<AVFormatContext>) -> String {

@@ -31,7 +31,7 @@ struct CommandFailure: Error {
     switch error {
     case .notFound, .isDirectory, .unreadable:
       self.init(error.description, status: .noInput)
-    case .notMedia, .noVideoStream, .noDecoder, .corrupt:
+    case .notMedia, .noVideoStream, .noDecoder, .corrupt, .tooLarge:
       self.init(error.description, status: .badInput)
     case .encodingFailed:
       self.init(error.description, status: .failure)
