@@ -7,7 +7,7 @@ import Foundation
 /// The temporary files this process has created and not yet renamed or removed, so that an
 /// interrupted run (Ctrl-C, `kill`, a closed terminal) leaves none behind.
 ///
-/// Writers call `created` right after making a temporary file and `finished` once it has been
+/// Writers create temporary files with `open` here and call `finished` once they have been
 /// renamed into place or unlinked. `removeOnTermination()` installs handlers for SIGINT,
 /// SIGTERM and SIGHUP that only write the signal number to a pipe (all a handler may safely do);
 /// a watcher thread reads it, deletes every listed file, and ends the process with the same
@@ -21,9 +21,16 @@ public enum TemporaryFiles {
   /// The signals after which listed files are deleted.
   public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-  /// Records that `path` is a temporary file of this process.
-  public static func created(_ path: String) {
-    listed.withValue { _ = $0.insert(path) }
+  /// Creates the temporary file `path` (`open(2)` with `flags`, which should include
+  /// `O_CREAT | O_EXCL`) and lists it, as one step: a termination signal either removes it or
+  /// comes before it exists, and no file is created once the clean-up has begun.
+  /// - Returns: the descriptor, or -1 with `errno` set.
+  public static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) -> Int32 {
+    listed.withValue { paths in
+      let descriptor = Glibc.open(path, flags, mode)
+      if descriptor >= 0 { paths.insert(path) }
+      return descriptor
+    }
   }
 
   /// Records that `path` has been renamed into place or removed.
@@ -33,14 +40,6 @@ public enum TemporaryFiles {
 
   /// The files listed now (for tests and diagnostics).
   public static var current: Set<String> { listed.withValue { $0 } }
-
-  /// Deletes every listed file and empties the list.
-  public static func removeAll() {
-    listed.withValue { paths in
-      for path in paths { unlink(path) }
-      paths.removeAll()
-    }
-  }
 
   /// Installs the termination handlers (once per process). Commands that show a terminal
   /// player install their own handlers instead and write no temporary files.
@@ -59,19 +58,19 @@ public enum TemporaryFiles {
     let watcher = Thread {
       var signalNumber: Int32 = 0
       while read(readEnd, &signalNumber, MemoryLayout<Int32>.size) < 0 && errno == EINTR {}
-      TemporaryFiles.removeAll()
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = SIG_DFL
-      sigemptyset(&action.sa_mask)
-      sigaction(signalNumber, &action, nil)
-      var unblock = sigset_t()
-      sigemptyset(&unblock)
-      sigaddset(&unblock, signalNumber)
-      pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-      raise(signalNumber)
-      _exit(128 + signalNumber)
+      // The list's lock is taken and never given back: the process ends inside it, so no
+      // thread can create a temporary file after the clean-up.
+      listed.withValue { paths in
+        for path in paths { unlink(path) }
+        TemporaryFiles.end(by: signalNumber)
+      }
     }
     watcher.start()
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    for signalNumber in terminationSignals { sigaddset(&unblocked, signalNumber) }
+    // A parent may have started us with these blocked; Ctrl-C must still work.
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     for signalNumber in terminationSignals {
       var action = sigaction()
       action.__sigaction_handler.sa_handler = { number in
@@ -82,5 +81,19 @@ public enum TemporaryFiles {
       action.sa_flags = SA_RESTART
       sigaction(signalNumber, &action, nil)
     }
+  }
+
+  /// Ends the process by `signalNumber` with its default action, as if no handler were set.
+  private static func end(by signalNumber: Int32) -> Never {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&action.sa_mask)
+    sigaction(signalNumber, &action, nil)
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, signalNumber)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    raise(signalNumber)
+    _exit(128 + signalNumber)
   }
 }

@@ -3,7 +3,8 @@
 /// The rule is the simple East Asian Width one most terminals follow: emoji with emoji
 /// presentation (😱, ⏳), anything followed by the emoji variation selector U+FE0F, flags and
 /// CJK / Hangul / full-width forms take two columns; marks and format characters (zero-width
-/// joiner, bidi controls, soft hyphen) on their own take none; everything else takes one.
+/// joiner, bidi marks, soft hyphen) on their own take none; everything else takes one, including
+/// the characters `sanitized` replaces (bidi controls among them).
 public enum TextWidth {
   /// What a control character is replaced with.
   public static let replacement: Unicode.Scalar = "?"
@@ -12,7 +13,7 @@ public enum TextWidth {
   public static func width(of character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
-    if isControl(first) { return 1 }  // printed as `replacement` once sanitised
+    if isUnsafe(first) { return 1 }  // printed as `replacement` (or a space) once sanitised
     switch first.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format: return 0
     default: break
@@ -28,16 +29,18 @@ public enum TextWidth {
     text.reduce(0) { $0 + width(of: $1) }
   }
 
-  /// `text` with every C0 control (U+0000–U+001F, ESC included), DEL (U+007F) and C1 control
-  /// (U+0080–U+009F) replaced, so text from outside (titles, labels, messages) can never inject
-  /// an escape sequence. Tabs and line breaks become spaces; the rest become `replacement`.
+  /// `text` with every scalar that `isUnsafe` names replaced — C0 controls (U+0000–U+001F, ESC
+  /// included), DEL (U+007F), C1 controls (U+0080–U+009F), the line and paragraph separators and
+  /// the bidi embedding, override and isolate controls — so text from outside (titles, labels,
+  /// messages) can never inject an escape sequence or reorder what is shown around it. Tabs and
+  /// line breaks (CR, LF, U+2028, U+2029) become spaces; the rest become `replacement`.
   public static func sanitized(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-      if !isControl(scalar) {
+      if !isUnsafe(scalar) {
         out.append(scalar)
-      } else if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+      } else if scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
         out.append(" ")
       } else {
         out.append(replacement)
@@ -63,6 +66,25 @@ public enum TextWidth {
   /// True for C0 controls, DEL and C1 controls.
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+  }
+
+  /// True for the scalars that text from outside (file names, titles, descriptions, labels) must
+  /// never bring to a terminal as they are:
+  /// - C0 controls U+0000–U+001F (ESC, BEL, CR, LF, backspace, ...), DEL U+007F and C1 controls
+  ///   U+0080–U+009F (U+009B is CSI, U+009D OSC on terminals that take 8-bit controls), which
+  ///   start escape sequences, move the cursor or break a line;
+  /// - the line and paragraph separators U+2028 and U+2029, which some programs treat as line
+  ///   breaks (a one-line message must stay one line for every reader);
+  /// - the bidi embedding, override and isolate controls U+202A–U+202E and U+2066–U+2069, which
+  ///   make a terminal show the rest of the line in a different order than it is written (a file
+  ///   named `x\u{202E}4pm.exe` shows as `xexe.mp4`).
+  /// The bidi marks U+200E, U+200F and U+061C are left alone: they act like invisible letters
+  /// of one direction and cannot reorder a run of text.
+  public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
   }
 
   private static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {

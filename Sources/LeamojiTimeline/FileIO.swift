@@ -76,9 +76,8 @@ enum FileIO {
     let descriptor: Int32 =
       failing.contains(.createTemporary)
       ? { errno = EACCES; return -1 }()
-      : retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+      : retrying { TemporaryFiles.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666) }
     if descriptor < 0 { throw Failure(message: "cannot create a temporary file: \(text(errno))") }
-    TemporaryFiles.created(temporary)
     defer { TemporaryFiles.finished(temporary) }
     var failure: String? = nil
     if exists {

@@ -79,6 +79,7 @@ struct Analyze: ParsableCommand {
     let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
     let modelInfo = ModelInfo(labels: model.labels, sha256: SHA256.hex(modelBytes))
     let folder = (output as NSString).deletingLastPathComponent
+    try Self.createFolder(folder, for: output)
     let store = MovieStore(path: output)
     // Fail before any work when the existing file is malformed (it is never overwritten).
     do {
@@ -120,7 +121,7 @@ struct Analyze: ParsableCommand {
               Console.warning("\(path): skipped \(stored.corruptPackets) damaged packets")
             }
             if json {
-              Console.print(jsonText(stored.movie))
+              Console.printJSON(jsonText(stored.movie))
             } else {
               printSummary(stored.movie, path: path, labels: stored.labels)
             }
@@ -139,6 +140,22 @@ struct Analyze: ParsableCommand {
     progress.clear()
     if let first = failures.withValue({ $0.first }) {
       throw ExitCode(first.status.rawValue)
+    }
+  }
+
+  /// Makes the timeline file's folder when it does not exist yet, so posters and subtitles
+  /// have somewhere to go.
+  private static func createFolder(_ folder: String, for output: String) throws {
+    guard !folder.isEmpty else { return }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+      if !isDirectory.boolValue { throw CommandFailure("\(output): cannot write (\(folder) is not a folder)", status: .cannotWrite) }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure("\(output): cannot create its folder \(folder)", status: .cannotWrite)
     }
   }
 

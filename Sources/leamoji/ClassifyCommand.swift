@@ -57,7 +57,7 @@ struct Classify: ParsableCommand {
       guard let prediction = try model.predict(Tensor.stack([input]), threads: 1).first else { continue }
       if json {
         let probabilities = Dictionary(uniqueKeysWithValues: zip(model.labels, prediction.probabilities))
-        Console.print(jsonText(Line(file: path, label: prediction.label, probabilities: probabilities, logits: prediction.logits)))
+        Console.printJSON(jsonText(Line(file: path, label: prediction.label, probabilities: probabilities, logits: prediction.logits)))
       } else {
         let details = zip(model.labels, prediction.probabilities).map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
         Console.print("\(path): \(model.emoji(for: prediction.label)) \(prediction.label) (\(details))")

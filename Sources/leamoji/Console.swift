@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTerminal
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,7 @@ import LeamojiCore
 
 /// Where the CLI's words go: results on stdout, errors and progress on stderr. Text that comes
 /// from files (names, titles) may hold control characters; they are neutralised before
-/// reaching a terminal.
+/// reaching a terminal (see `safe`), and JSON lines escape them (see `printJSON`).
 enum Console {
   static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
   static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
@@ -21,6 +22,31 @@ enum Console {
   /// `safe`), so its own escape sequences (colours) go through.
   static func printFormatted(_ line: String) {
     write(line + "\n", to: STDOUT_FILENO)
+  }
+
+  /// One line of JSON on stdout, from `jsonText`: every character `safe` would replace is
+  /// written as a `\uXXXX` escape instead. The encoder escapes C0 controls itself but leaves
+  /// DEL, C1 controls and bidi controls raw; escaping them keeps the line terminal-safe while it
+  /// still decodes to the exact original strings (in one-line JSON such characters can only be
+  /// inside strings, where the escape means the same character).
+  static func printJSON(_ json: String) {
+    write(jsonEscaped(json) + "\n", to: STDOUT_FILENO)
+  }
+
+  /// `json` with every unsafe scalar (see `safe`) written as a JSON `\uXXXX` escape.
+  static func jsonEscaped(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: TextWidth.isUnsafe) else { return json }
+    var result = ""
+    for scalar in json.unicodeScalars {
+      if TextWidth.isUnsafe(scalar) {
+        // Every unsafe scalar is in the Basic Multilingual Plane: one escape, no surrogates.
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// One line on stderr, prefixed with `leamoji: `.
@@ -38,19 +64,23 @@ enum Console {
     write(text, to: STDERR_FILENO)
   }
 
-  /// `text` with C0/C1 control characters and DEL replaced by `?`, so that a file name or title
-  /// cannot move the cursor, retitle the window or clear the screen.
+  /// `text` with C0/C1 control characters, DEL, the line and paragraph separators and the bidi
+  /// embedding/override/isolate controls (`TextWidth.isUnsafe`) replaced by `?`, so that a file
+  /// name or title cannot move the cursor, retitle the window, clear the screen, split a line in
+  /// two or show the rest of a line reordered.
   static func safe(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: TextWidth.isUnsafe) else { return text }
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-      let v = scalar.value
-      if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) {
-        result.append("?")
-      } else {
-        result.append(scalar)
-      }
+      result.append(TextWidth.isUnsafe(scalar) ? "?" : scalar)
     }
     return String(result)
+  }
+
+  /// A message of several lines (ArgumentParser's errors with their usage) made safe line by
+  /// line: its own line breaks stay, everything `safe` names inside a line is replaced.
+  static func safeLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
   }
 
   private static func write(_ text: String, to descriptor: Int32) {

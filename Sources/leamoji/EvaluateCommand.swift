@@ -67,7 +67,7 @@ struct Evaluate: ParsableCommand {
       } : nil
       let report = Report(accuracy: matrix.accuracy, count: matrix.total, labels: model.labels,
                           confusion: matrix.counts, perClass: perClass, images: list)
-      Console.print(jsonText(report))
+      Console.printJSON(jsonText(report))
       return
     }
     if verbose {

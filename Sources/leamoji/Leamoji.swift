@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeamojiCore
 import LeamojiVideo
 
 @main
@@ -20,15 +21,26 @@ struct Leamoji: ParsableCommand {
   )
 
   static func main() {
+    // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG and be reported like a
+    // full disk, not kill the process halfway through.
+    signal(SIGXFSZ, SIG_IGN)
     FFmpegLogging.silence()
     do {
       var command = try parseAsRoot()
+      // The player restores the terminal on these signals itself and writes no files.
+      if !(command is Play) { TemporaryFiles.removeOnTermination() }
       try command.run()
     } catch let failure as CommandFailure {
       Console.error(failure.message)
       Foundation.exit(failure.status.rawValue)
     } catch {
-      exit(withError: error)
+      // ArgumentParser's errors quote the arguments, and a file name from a glob may hold escape
+      // sequences: errors go to stderr made safe line by line; help and --version go out as is.
+      let code = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if code == .success || message.isEmpty { exit(withError: error) }
+      Console.writeStderr(Console.safeLines(message) + "\n")
+      Foundation.exit(code.rawValue)
     }
   }
 }

@@ -40,7 +40,7 @@ struct Timeline: ParsableCommand {
         status: .noInput)
     }
     if json {
-      Console.print(jsonText(movie))
+      Console.printJSON(jsonText(movie))
       return
     }
     Console.print("\(movie.title) (\(movie.id)): \(secondsText(movie.duration)), cues \(secondsText(movie.seekAhead)) ahead")

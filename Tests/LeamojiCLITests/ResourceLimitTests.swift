@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Starts `leamoji` with posix_spawn (output discarded), so that the test, not Foundation,
+/// reaps it with `wait4` and can read its own resource usage.
+struct SpawnedLeamoji {
+  let pid: pid_t
+
+  init(_ arguments: [String]) throws {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([CLI.binary] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    // The test runner's threads may block or ignore signals; the child starts as from a shell.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var child: pid_t = 0
+    let code = posix_spawn(&child, CLI.binary, &actions, &attributes, argv, environ)
+    guard code == 0 else { throw HarnessError("posix_spawn failed: \(code)") }
+    pid = child
+  }
+
+  /// Waits for the end; the raw wait status and the peak resident memory in KiB.
+  func wait() -> (status: Int32, peakKiB: Int) {
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    return (status, Int(usage.ru_maxrss))
+  }
+
+  /// Whether the process is still running (not yet reaped).
+  var isRunning: Bool { kill(pid, 0) == 0 }
+}
+
+@Suite("Resource limits: memory, jobs, temporary files")
+struct ResourceLimitTests {
+  @Test("analysing a 4K video stays under 400 MB of memory")
+  func memoryOn4K() throws {
+    let work = try CLI.temporaryFolder("4k")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let video = work.appendingPathComponent("uhd.mp4")
+    let made = try CLI.run("ffmpeg", [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v", "libx264",
+      "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+    ])
+    try #require(made.status == 0, "\(made.stderr)")
+    let run = try SpawnedLeamoji(["analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path])
+    let (status, peak) = run.wait()
+    #expect(status == 0, "exit status \(status)")
+    // Measured here: about 150 MB in release, for 1080p about 110 MB; FFmpeg's decoder keeps a
+    // handful of 12 MB pictures in flight.
+    #expect(peak < 400 * 1024, "peak \(peak / 1024) MB")
+    print("analyze 2 s of 3840x2160: peak \(peak / 1024) MB")
+  }
+
+  @Test("--jobs 2 never has more than two videos open at once")
+  func jobsLimit() throws {
+    let work = try CLI.temporaryFolder("jobs")
+    defer { try? FileManager.default.removeItem(at: work) }
+    var videos: [String] = []
+    for i in 1...6 { videos.append(try AnalyzeFixtures.clip(named: "job\(i).mp4", in: work).path) }
+    let run = try SpawnedLeamoji(
+      ["analyze"] + videos + ["--jobs", "2", "--no-poster", "--output", work.appendingPathComponent("MovieData.json").path])
+    var most = 0
+    var seen = Set<String>()
+    // Which videos the process has open, read from /proc while it runs.
+    while run.isRunning {
+      let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/fd")) ?? []
+      var open = Set<String>()
+      for fd in fds {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(run.pid)/fd/\(fd)"),
+          target.hasPrefix(work.path), target.hasSuffix(".mp4")
+        {
+          open.insert(target)
+        }
+      }
+      most = max(most, open.count)
+      seen.formUnion(open)
+      if fds.isEmpty { break }  // exited, not yet reaped
+      usleep(500)
+    }
+    let (status, _) = run.wait()
+    #expect(status == 0)
+    #expect(most <= 2, "at most 2 videos open at once, saw \(most)")
+    #expect(most == 2, "both jobs ran at the same time at some point")
+    #expect(seen.count >= 4, "the watcher saw most videos being read (\(seen.count))")
+    #expect(movieIDs(in: work.appendingPathComponent("MovieData.json"))?.count == 6)
+  }
+
+  @Test("Ctrl-C, SIGTERM or SIGHUP during the write leaves no temporary file and the old timeline intact",
+    arguments: [SIGINT, SIGTERM, SIGHUP])
+  func interruptedWrite(signal: Int32) throws {
+    let work = try CLI.temporaryFolder("interrupt")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    // A big timeline makes the write window wide enough to hit.
+    var entries: [String] = []
+    for i in 0..<15_000 {
+      entries.append(#"{"description":"","duration":10,"id":"old-\#(i)","markers":[],"model":{"labels":["happy"],"sha256":""},"seekAhead":5,"title":"An old entry with a title long enough to make the file big"}"#)
+    }
+    let old = Data(("[" + entries.joined(separator: ",") + "]").utf8)
+    try old.write(to: data)
+    let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
+    // Ctrl-C lands in the poster's write (the first one); the others in the timeline's.
+    let run = try SpawnedLeamoji(["analyze", video.path, "--output", data.path, "--vtt"] + (signal == SIGINT ? [] : ["--no-poster"]))
+    var hit = false
+    let deadline = Date().addingTimeInterval(60)
+    while run.isRunning && Date() < deadline {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []
+      if names.contains(where: { $0.hasSuffix(".tmp") && $0.hasPrefix(signal == SIGINT ? ".new.jpg." : ".MovieData.json.") }) {
+        kill(run.pid, signal)
+        hit = true
+        break
+      }
+      usleep(200)
+    }
+    let (status, _) = run.wait()
+    try #require(hit, "a temporary file was seen while leamoji ran")
+    // Ended by the signal itself (so a shell reports 128+N), not by a normal exit.
+    #expect(status & 0x7F == signal, "wait status \(status)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+    #expect(left.isEmpty, "\(left)")
+    // Either the old timeline, or (when the signal came just after the rename) the new one.
+    let ids = try #require(movieIDs(in: data), "the timeline parses")
+    #expect(ids.filter { $0.hasPrefix("old-") }.count == 15_000)
+    #expect(ids.count == 15_000 || ids.count == 15_001 && ids.contains("new"))
+  }
+}
