@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// How many terminal columns text takes, and how to make outside text safe to print.
 ///
 /// The rule is the simple East Asian Width one most terminals follow: emoji with emoji
@@ -68,24 +70,8 @@ public enum TextWidth {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
   }
 
-  /// True for the scalars that text from outside (file names, titles, descriptions, labels) must
-  /// never bring to a terminal as they are:
-  /// - C0 controls U+0000–U+001F (ESC, BEL, CR, LF, backspace, ...), DEL U+007F and C1 controls
-  ///   U+0080–U+009F (U+009B is CSI, U+009D OSC on terminals that take 8-bit controls), which
-  ///   start escape sequences, move the cursor or break a line;
-  /// - the line and paragraph separators U+2028 and U+2029, which some programs treat as line
-  ///   breaks (a one-line message must stay one line for every reader);
-  /// - the bidi embedding, override and isolate controls U+202A–U+202E and U+2066–U+2069, which
-  ///   make a terminal show the rest of the line in a different order than it is written (a file
-  ///   named `x\u{202E}4pm.exe` shows as `xexe.mp4`).
-  /// The bidi marks U+200E, U+200F and U+061C are left alone: they act like invisible letters
-  /// of one direction and cannot reorder a run of text.
-  public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
-    default: return false
-    }
-  }
+  /// Whether `scalar` must not reach a terminal as it is (see `UnsafeText.isUnsafe`).
+  public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { UnsafeText.isUnsafe(scalar) }
 
   private static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {
     (0x1F1E6...0x1F1FF).contains(scalar.value)

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 /// Reading and writing the `MovieData.json` document (DESIGN.md, "MovieData.json").
 ///
@@ -22,7 +23,7 @@ public enum MovieData {
     try validate(movies, path: path)
     let sorted = movies.sorted { $0.id < $1.id }
     do {
-      return try makeEncoder().encode(sorted) + [0x0A]
+      return terminalSafe(try makeEncoder().encode(sorted)) + [0x0A]
     } catch {
       throw MovieDataError(path: path, problem: "cannot encode: \(describe(encodingError: error))")
     }
@@ -121,7 +122,7 @@ public enum MovieData {
   /// The document for raw entries (already sorted and validated), formatted like `encode`.
   static func encode(raw entries: [[String: RawJSON]], path: String) throws(MovieDataError) -> Data {
     do {
-      return try makeEncoder().encode(entries.map(RawJSON.object)) + [0x0A]
+      return terminalSafe(try makeEncoder().encode(entries.map(RawJSON.object))) + [0x0A]
     } catch {
       throw MovieDataError(path: path, problem: "cannot encode: \(describe(encodingError: error))")
     }
@@ -139,6 +140,12 @@ public enum MovieData {
       throw MovieDataError(path: path, problem: "cannot encode entry \"\(movie.id)\"")
     }
     return object
+  }
+
+  /// `json` with C1 controls, DEL, line separators and bidi controls escaped as `\uXXXX` (the
+  /// encoder escapes only C0): the same values, and safe to `cat` on a terminal.
+  static func terminalSafe(_ json: Data) -> Data {
+    Data(UnsafeText.jsonEscaped(String(decoding: json, as: UTF8.self)).utf8)
   }
 
   /// The one encoder configuration of the file format.

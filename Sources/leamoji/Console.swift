@@ -33,21 +33,8 @@ enum Console {
     write(jsonEscaped(json) + "\n", to: STDOUT_FILENO)
   }
 
-  /// `json` with every unsafe scalar (see `safe`) written as a JSON `\uXXXX` escape.
-  static func jsonEscaped(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: TextWidth.isUnsafe) else { return json }
-    var result = ""
-    for scalar in json.unicodeScalars {
-      if TextWidth.isUnsafe(scalar) {
-        // Every unsafe scalar is in the Basic Multilingual Plane: one escape, no surrogates.
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
+  /// `json` with every unsafe scalar written as a JSON `\uXXXX` escape.
+  static func jsonEscaped(_ json: String) -> String { UnsafeText.jsonEscaped(json) }
 
   /// One line on stderr, prefixed with `leamoji: `.
   static func error(_ line: String) {

@@ -136,6 +136,20 @@ struct MovieDataTests {
     #expect(decoded == Self.movies.sorted { $0.id < $1.id })
   }
 
+  @Test("titles with control and bidi characters are stored escaped, and decode to the same text")
+  func terminalSafeFile() throws {
+    var movie = Self.movies[1]
+    movie.title = "\u{1B}]0;owned\u{07}\u{1B}[2J \u{9B}31m \u{202E}4pm.exe \u{7F}"
+    movie.description = "line\u{2028}break \u{2066}isolate\u{2069}"
+    let data = try MovieData.encode([movie])
+    let bytes = [UInt8](data)
+    #expect(!bytes.contains(0x1B) && !bytes.contains(0x07) && !bytes.contains(0x7F))
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || (0x2028...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+    #expect(text.contains(#"\u009b31m"#) && text.contains(#"\u202e4pm.exe"#) && text.contains(#"line\u2028break"#))
+    #expect(try MovieData.decode(data, path: "MovieData.json") == [movie])
+  }
+
   @Test("hand-written files: compact, any key order, unknown keys, missing title and description")
   func handWritten() throws {
     let text = #"""
