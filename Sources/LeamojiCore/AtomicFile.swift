@@ -67,6 +67,7 @@ public enum AtomicFile {
       // Without lock support (some network file systems) sweepers cannot lock it either, so
       // they leave it alone: go on unlocked.
       if locked != 0 || isStillNamed(descriptor, temporary) { return (descriptor, temporary) }
+      TemporaryFiles.finished(temporary)
       close(descriptor)
     }
     throw WriteError(path: path, reason: "cannot create a temporary file in \(directory.isEmpty ? "." : directory)")

@@ -12,7 +12,8 @@ import Foundation
 /// SIGTERM and SIGHUP that only write the signal number to a pipe (all a handler may safely do);
 /// a watcher thread reads it, deletes every listed file, and ends the process with the same
 /// signal, so the shell still sees "killed by SIGINT". SIGKILL cannot be caught: files left by
-/// it are removed by the next write to the same folder (`MovieStore` does this under its lock).
+/// it are removed by the next write to the same folder (`MovieStore` under its lock,
+/// `AtomicFile` when it can lock the dead writer's file).
 public enum TemporaryFiles {
   private static let listed = Locked<Set<String>>([])
   nonisolated(unsafe) private static var pipeWrite: Int32 = -1

@@ -127,33 +127,6 @@ struct AnalyzeCommandTests {
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
-
-  @Test("kill -9 during analyze never leaves a broken or shortened MovieData.json")
-  func killedWhileWriting() throws {
-    let work = try CLI.temporaryFolder("kill")
-    defer { try? FileManager.default.removeItem(at: work) }
-    let data = work.appendingPathComponent("MovieData.json")
-    // A large existing file makes the write long enough to be interrupted.
-    var entries: [String] = []
-    for i in 0..<3000 {
-      entries.append(#"{"description":"","duration":10,"id":"old-\#(String(format: "%04d", i))","markers":[],"model":{"labels":["happy"],"sha256":""},"seekAhead":5,"title":"Old \#(i) with a long title to make the file bigger than usual"}"#)
-    }
-    try Data(("[" + entries.joined(separator: ",") + "]").utf8).write(to: data)
-    let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
-    var killed = 0
-    for round in 0..<12 {
-      let process = try CLI.spawnLeamoji(["analyze", video.path, "--output", data.path, "--no-poster"])
-      usleep(UInt32(150_000 + round * 60_000))
-      if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        killed += 1
-      }
-      process.waitUntilExit()
-      let ids = try #require(movieIDs(in: data), "valid JSON after round \(round)")
-      #expect(ids.filter { $0.hasPrefix("old-") }.count == 3000)
-    }
-    #expect(killed > 0, "at least one run was killed mid-way")
-  }
 }
 
 @Suite("analyze on the sample videos with the shipped model")
