@@ -60,3 +60,55 @@ bench-cnn: deps
 
 clean:
 	rm -rf .build out
+
+# The mutation fuzzer (Sources/leamoji-fuzz): mutates the sample videos (cut to 3 s), a PNG frame
+# and the model, runs leamoji on each mutant with a time limit, and counts crashes, hangs and
+# unclear errors; their inputs are kept under $(FUZZ_KEEP). `fuzz` is the long run on a release
+# build, shrinking what crashes or hangs; `fuzz-short` is the 200-case run on the debug build that
+# `make test` makes. Both exit 1 on any crash or hang. Replay a case:
+# `leamoji-fuzz --seed S --case I` (see `leamoji-fuzz --help`).
+FUZZ_CASES ?= 5000
+FUZZ_SEED ?= 1
+FUZZ_KEEP ?= .build/fuzz-findings
+# Extra `swift build` flags for the fuzz targets, e.g. --scratch-path .build-fuzz
+FUZZ_BUILD_FLAGS ?=
+
+.PHONY: fuzz fuzz-short
+
+fuzz: deps
+	$(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --product leamoji
+	$(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --product leamoji-fuzz
+	$$($(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --show-bin-path)/leamoji-fuzz \
+	  --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --keep $(FUZZ_KEEP) --shrink
+
+fuzz-short: deps
+	$(SWIFT) build $(FUZZ_BUILD_FLAGS) --product leamoji
+	$(SWIFT) build $(FUZZ_BUILD_FLAGS) --product leamoji-fuzz
+	$$($(SWIFT) build $(FUZZ_BUILD_FLAGS) --show-bin-path)/leamoji-fuzz --cases 200 --seed $(FUZZ_SEED) --keep $(FUZZ_KEEP)
+
+# Sanitisers and leaks.
+# `asan` builds the tests with AddressSanitizer in $(ASAN_SCRATCH), apart from the normal build,
+# and runs the video and network tests (on 2 cores: cold build 1.5-4 min, tests 25-60 s). Any
+# ASan error fails the run, and so does any leak LeakSanitizer finds at exit, except the
+# toolchain's own listed in scripts/lsan.supp (each entry says why it is not ours).
+# `leak-check` runs `leamoji analyze` under valgrind on a sample video, a damaged copy and a
+# truncated copy (scripts/leak-check.sh) and fails unless 0 bytes are definitely or indirectly
+# lost and memcheck reports no errors. It builds a release leamoji in .build-leak (1.5-4 min
+# cold), then about 1 min under valgrind; `make leak-check LEAMOJI_BIN=path/to/leamoji` checks a
+# binary built elsewhere instead (e.g. the release build `make demo` made).
+ASAN_SCRATCH ?= .build-asan
+ASAN_TESTS ?= LeamojiVideoTests|LeamojiNNTests
+LEAK_PACKAGES := valgrind
+
+.PHONY: asan leak-check
+
+asan: test-deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_SCRATCH)
+	ASAN_OPTIONS=detect_leaks=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=1 \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_SCRATCH) \
+	  --disable-xctest --filter '$(ASAN_TESTS)'
+
+leak-check: deps
+	$(call install_missing,$(LEAK_PACKAGES))
+	SWIFT=$(SWIFT) scripts/leak-check.sh
