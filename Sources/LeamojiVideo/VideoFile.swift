@@ -204,7 +204,14 @@ public final class VideoFile {
     var displayWidth = coded.width
     let aspect = av_guess_sample_aspect_ratio(format, stream, nil)
     if aspect.num > 0, aspect.den > 0, aspect.num != aspect.den {
-      displayWidth = max(1, Int((Double(coded.width) * Double(aspect.num) / Double(aspect.den)).rounded()))
+      // Real anamorphic pixels are at most a few times wider or narrower than square; a damaged
+      // header's 1:32768 would make pictures one pixel wide (or 20 million), so such a ratio is
+      // taken as square pixels.
+      let ratio = Double(aspect.num) / Double(aspect.den)
+      let stretched = max(1, Int((Double(coded.width) * ratio).rounded()))
+      if ratio >= 0.25, ratio <= 4, PictureLimit.allows(width: stretched, height: coded.height) {
+        displayWidth = stretched
+      }
     }
     var display = PixelSize(width: displayWidth, height: coded.height)
     if rotation == 90 || rotation == 270 { display = PixelSize(width: display.height, height: display.width) }
