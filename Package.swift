@@ -26,8 +26,9 @@ let package = Package(
     .target(name: "LeamojiCore"),
     // Every FFmpeg pointer: opening media, decoding, per-second sampling, still images in and out.
     .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
-    // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift.
-    .target(name: "LeamojiNN", swiftSettings: optimisedEvenInDebug),
+    // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift
+    // (Core only for its seeded random generator).
+    .target(name: "LeamojiNN", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
@@ -49,13 +50,13 @@ let package = Package(
       ]
     ),
     // Benchmarks that print figures (`make bench-cnn`); speed is measured here, never in tests.
-    .executableTarget(name: "leamoji-bench", dependencies: ["LeamojiNN"]),
+    .executableTarget(name: "leamoji-bench", dependencies: ["LeamojiNN", "LeamojiCore"]),
     // The mutation fuzzer (`make fuzz`): mutates sample inputs and runs the built leamoji on each,
     // counting crashes, hangs and clear errors. Talks to leamoji only as a separate process.
     .executableTarget(name: "leamoji-fuzz", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
-    .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN"]),
+    .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline"]),
     .testTarget(name: "LeamojiTerminalTests", dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),

@@ -1,3 +1,4 @@
+import LeamojiCore
 import LeamojiNN
 
 /// Random changes applied to training images so the network learns the mood of a picture,

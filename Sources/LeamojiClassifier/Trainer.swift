@@ -1,3 +1,5 @@
+import LeamojiCore
+
 import Foundation
 import LeamojiNN
 

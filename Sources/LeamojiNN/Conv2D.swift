@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// A 2-D convolution (cross-correlation, as in PyTorch) over a CHW sample, computed as
 /// im2col followed by a matrix multiply.
 public struct Conv2D: Layer {

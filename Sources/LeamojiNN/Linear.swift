@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// A fully connected layer on one sample's feature vector: `y = W·x + b`.
 public struct Linear: Layer {
   /// Layer name; the parameters are `<name>.weight` and `<name>.bias`.

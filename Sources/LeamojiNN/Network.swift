@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// A feed-forward network: an ordered list of layers applied to one sample of a fixed shape,
 /// ending in a vector of class scores (logits).
 ///

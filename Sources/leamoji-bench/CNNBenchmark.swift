@@ -1,3 +1,4 @@
+import LeamojiCore
 import Foundation
 import LeamojiNN
 

@@ -1,3 +1,4 @@
+import LeamojiCore
 import LeamojiNN
 import Testing
 

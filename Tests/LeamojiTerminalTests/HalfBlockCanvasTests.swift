@@ -153,7 +153,7 @@ struct HalfBlockCanvasTests {
 
   @Test("random frames and overlays: the diffs always leave the screen equal to the frame")
   func diffsMatchFullFrames() {
-    var rng = SplitMix64(state: 42)
+    var rng = SplitMix64(seed: 42)
     let columns = 7
     let rows = 4
     var canvas = HalfBlockCanvas(columns: columns, rows: rows, reservedBottomRows: 1)

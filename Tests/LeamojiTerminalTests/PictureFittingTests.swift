@@ -45,7 +45,7 @@ struct PictureFittingTests {
 
   @Test("always within bounds, height even, aspect kept to within a pixel")
   func properties() {
-    var rng = SplitMix64(state: 7)
+    var rng = SplitMix64(seed: 7)
     for _ in 0..<2000 {
       let w = Int.random(in: 1...4000, using: &rng)
       let h = Int.random(in: 1...4000, using: &rng)

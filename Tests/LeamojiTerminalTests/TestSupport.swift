@@ -31,17 +31,6 @@ func image(_ rows: [[RGB]]) -> RGBImage {
   return RGBImage(width: rows[0].count, height: rows.count, pixels: pixels)
 }
 
-/// A deterministic pseudo-random generator (SplitMix64) for property tests.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// A minimal terminal that understands exactly what the canvas sends (CUP, CUF, SGR 0 / 38;2 /
 /// 48;2, ED 2, UTF-8 text, no autowrap), so tests can check what ends up on screen.
