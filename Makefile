@@ -44,10 +44,11 @@ demo: release
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji analyze $(DEMO_VIDEO) --output $(DEMO_OUT) --vtt
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji timeline $(DEMO_VIDEO) --data $(DEMO_OUT)
 
-# Runs the whole test suite.
+# Runs the whole test suite, then a short mutation-fuzzing run (200 cases, about 20 s).
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory fuzz-short
 
 # Regenerates the training data, the default model and the sample videos (a few minutes).
 model: release test-deps
@@ -62,10 +63,12 @@ clean:
 	rm -rf .build out
 
 # The mutation fuzzer (Sources/leamoji-fuzz): mutates the sample videos (cut to 3 s), a PNG frame
-# and the model, runs leamoji on each mutant with a time limit, and counts crashes, hangs and
-# unclear errors; their inputs are kept under $(FUZZ_KEEP). `fuzz` is the long run on a release
-# build, shrinking what crashes or hangs; `fuzz-short` is the 200-case run on the debug build that
-# `make test` makes. Both exit 1 on any crash or hang. Replay a case:
+# and the model, runs leamoji on each mutant with a time limit and a 4 GB memory limit, and
+# counts crashes, hangs and unclear errors; their inputs are kept under $(FUZZ_KEEP). `fuzz` is
+# the long run on a release build: the deterministic sweep (every number field set to each
+# boundary value, about 3,100 cases) then $(FUZZ_CASES) random cases, shrinking what fails
+# (about 10-15 min on 2 cores). `fuzz-short` is 200 random cases on the debug build that
+# `make test` makes (about 1.5 min). Both exit 1 on any crash or hang. Replay a case with
 # `leamoji-fuzz --seed S --case I` (see `leamoji-fuzz --help`).
 FUZZ_CASES ?= 5000
 FUZZ_SEED ?= 1
@@ -78,8 +81,10 @@ FUZZ_BUILD_FLAGS ?=
 fuzz: deps
 	$(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --product leamoji
 	$(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --product leamoji-fuzz
-	$$($(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --show-bin-path)/leamoji-fuzz \
-	  --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --keep $(FUZZ_KEEP) --shrink
+	fuzz="$$($(SWIFT) build -c release $(FUZZ_BUILD_FLAGS) --show-bin-path)/leamoji-fuzz"; status=0; \
+	$$fuzz --sweep --keep $(FUZZ_KEEP) --shrink || status=$$?; \
+	$$fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --keep $(FUZZ_KEEP) --shrink || status=$$?; \
+	exit $$status
 
 fuzz-short: deps
 	$(SWIFT) build $(FUZZ_BUILD_FLAGS) --product leamoji
