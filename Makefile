@@ -67,8 +67,8 @@ clean:
 # counts crashes, hangs and unclear errors; their inputs are kept under $(FUZZ_KEEP). `fuzz` is
 # the long run on a release build: the deterministic sweep (every number field set to each
 # boundary value, about 3,100 cases) then $(FUZZ_CASES) random cases, shrinking what fails
-# (about 10-15 min on 2 cores). `fuzz-short` is 200 random cases on the debug build that
-# `make test` makes (about 1.5 min). Both exit 1 on any crash or hang. Replay a case with
+# (about 10 min on 2 cores). `fuzz-short` is 200 random cases on the debug build that
+# `make test` makes (under a minute). Both exit 1 on any crash or hang. Replay a case with
 # `leamoji-fuzz --seed S --case I` (see `leamoji-fuzz --help`).
 FUZZ_CASES ?= 5000
 FUZZ_SEED ?= 1

@@ -1,24 +1,20 @@
-/// A small deterministic pseudo-random generator (SplitMix64): the same seed gives the same
-/// sequence on every machine, so a fuzz case is replayed from its (seed, case index) alone.
-struct SeededRandom: RandomNumberGenerator {
-  private var state: UInt64
+import LeamojiCore
 
-  init(seed: UInt64) { state = seed }
+/// The fuzzer's random choices, drawn from LeamojiCore's SplitMix64: the same seed gives the
+/// same sequence on every machine, so a fuzz case is replayed from its (seed, case index) alone.
+struct SeededRandom: RandomNumberGenerator {
+  private var bits: SplitMix64
+
+  init(seed: UInt64) { bits = SplitMix64(seed: seed) }
 
   /// The generator of one case: the run's seed mixed with the case index.
   init(runSeed: UInt64, caseIndex: Int) {
-    var mixer = SeededRandom(seed: runSeed ^ 0x9E37_79B9_7F4A_7C15)
+    var mixer = SplitMix64(seed: runSeed ^ 0x9E37_79B9_7F4A_7C15)
     for _ in 0..<2 { _ = mixer.next() }
-    state = mixer.next() &+ UInt64(caseIndex) &* 0xD1B5_4A32_D192_ED03
+    bits = SplitMix64(seed: mixer.next() &+ UInt64(caseIndex) &* 0xD1B5_4A32_D192_ED03)
   }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { bits.next() }
 
   /// A number in `0..<bound` (0 when `bound` is not positive).
   mutating func below(_ bound: Int) -> Int {
