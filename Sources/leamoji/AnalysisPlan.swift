@@ -26,6 +26,9 @@ struct AnalysisPlan: Sendable {
     let labels: [String]
     let replaced: Bool?
     let corruptPackets: Int
+    /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
+    /// cut file stops early.
+    let picturesEnd: Double
   }
 
   /// Analyses one video and stores its entry; returns the entry as stored.
@@ -56,7 +59,8 @@ struct AnalysisPlan: Sendable {
     if srt { try write(Array(Subtitles.srt(markers: stored.markers, duration: stored.duration).utf8), name: "\(id).srt") }
     return Stored(
       movie: stored, labels: timeline.labels, replaced: result.replacedIDs.contains(id),
-      corruptPackets: analysis.corruptPackets)
+      corruptPackets: analysis.corruptPackets,
+      picturesEnd: (analysis.scores.last?.second ?? -interval) + interval)
   }
 
   private func encodeJPEG(_ image: RGBImage) throws -> [UInt8] {

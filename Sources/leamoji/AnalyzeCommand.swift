@@ -118,7 +118,11 @@ struct Analyze: ParsableCommand {
               Console.warning("\(path): replaced the existing entry '\(stored.movie.id)' in \(self.output)")
             }
             if stored.corruptPackets > 0 {
-              Console.warning("\(path): skipped \(stored.corruptPackets) damaged packets")
+              var note = "\(path): skipped \(stored.corruptPackets) damaged packets"
+              if stored.movie.duration - stored.picturesEnd > 1.5 * interval {
+                note += "; its pictures stop at \(secondsText(stored.picturesEnd)) of \(secondsText(stored.movie.duration)) (cut short?)"
+              }
+              Console.warning(note)
             }
             if json {
               Console.printJSON(jsonText(stored.movie))
