@@ -39,9 +39,6 @@ public enum TemporaryFiles {
     listed.withValue { _ = $0.remove(path) }
   }
 
-  /// The files listed now (for tests and diagnostics).
-  public static var current: Set<String> { listed.withValue { $0 } }
-
   /// Installs the termination handlers (once per process). Commands that show a terminal
   /// player install their own handlers instead and write no temporary files.
   public static func removeOnTermination() {

@@ -5,52 +5,8 @@ import LeamojiCore
   import Glibc
 #endif
 
-/// Runs `leamoji` with a deadline, for inputs that might make it hang: the child is killed
-/// with SIGKILL when `timeout` passes, and the result says so.
-struct LimitedRun {
-  let status: Int32
-  let stdout: Data
-  let stderr: Data
-  let signalled: Bool
-  let timedOut: Bool
-  let seconds: Double
-
-  var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-  var stderrLines: [Substring] { stderrText.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
-
-  static func leamoji(_ arguments: [String], timeout: Double = 10, in directory: URL? = nil) throws -> LimitedRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CLI.binary)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let start = Date()
-    try process.run()
-    let timedOut = Locked(false)
-    let watchdog = DispatchWorkItem {
-      if process.isRunning {
-        timedOut.withValue { $0 = true }
-        kill(process.processIdentifier, SIGKILL)
-      }
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    nonisolated(unsafe) var errData = Data()
-    let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    watchdog.cancel()
-    while !reader.isFinished { usleep(1000) }
-    return LimitedRun(
-      status: process.terminationStatus, stdout: outData, stderr: errData,
-      signalled: process.terminationReason == .uncaughtSignal, timedOut: timedOut.withValue { $0 },
-      seconds: Date().timeIntervalSince(start))
-  }
-}
+/// How long a hostile input may keep leamoji busy before the watchdog kills it.
+let hostileTimeout = 10.0
 
 /// Every file in `folder` (recursively) with its bytes, to prove a failed run changed nothing.
 func snapshot(of folder: URL) -> [String: Data] {
@@ -70,15 +26,10 @@ func snapshot(of folder: URL) -> [String: Data] {
   return files
 }
 
-/// Deterministic bytes (xorshift), so "random" fixtures are the same on every run.
+/// Deterministic bytes, so "random" fixtures are the same on every run.
 func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
-  var state = seed | 1
-  return (0..<count).map { _ in
-    state ^= state << 13
-    state ^= state >> 7
-    state ^= state << 17
-    return UInt8(truncatingIfNeeded: state >> 24)
-  }
+  var generator = SplitMix64(seed: seed)
+  return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next() >> 24) }
 }
 
 /// PNG files built byte by byte, so a header can declare anything.

@@ -63,23 +63,23 @@ struct HostileImageAndModelTests {
   func classify(_ image: HostileImage) throws {
     let (root, url) = try folder(with: image)
     defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-    let run = try LimitedRun.leamoji(["classify", url.path, "--model", try Self.model.path])
+    let run = try CLI.leamoji(["classify", url.path, "--model", try Self.model.path], timeout: hostileTimeout)
     expectOutcome(run, image.usable ? .usable : .refused(65), file: url.path, "classify \(image.name)")
-    if image.usable { #expect(String(decoding: run.stdout, as: UTF8.self).contains(url.path)) }
+    if image.usable { #expect(run.stdout.contains(url.path)) }
   }
 
   @Test("evaluate a folder holding it: skipped with one warning naming it, or used", arguments: HostileImage.all)
   func evaluate(_ image: HostileImage) throws {
     let (root, url) = try folder(with: image)
     defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-    let run = try LimitedRun.leamoji(["evaluate", root.path, "--model", try Self.model.path, "--json"])
-    #expect(run.status == 0 && !run.signalled && !run.timedOut, "\(run.stderrText)")
-    let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+    let run = try CLI.leamoji(["evaluate", root.path, "--model", try Self.model.path, "--json"], timeout: hostileTimeout)
+    #expect(run.status == 0 && !run.signalled && !run.timedOut, "\(run.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     if image.usable {
-      #expect(run.stderrLines.isEmpty, "\(run.stderrText)")
+      #expect(run.stderrLines.isEmpty, "\(run.stderr)")
       #expect(report["count"] as? Int == 25)
     } else {
-      #expect(run.stderrLines.count == 1 && run.stderrLines[0].hasPrefix("leamoji: warning: ") && run.stderrText.contains(url.path), "\(run.stderrText)")
+      #expect(run.stderrLines.count == 1 && run.stderrLines[0].hasPrefix("leamoji: warning: ") && run.stderr.contains(url.path), "\(run.stderr)")
       #expect(report["count"] as? Int == 24)
     }
   }
@@ -95,11 +95,11 @@ struct HostileImageAndModelTests {
       try image.bytes(good).write(to: root.appendingPathComponent("Happy/\(image.name)"))
     }
     let output = work.appendingPathComponent("m.safetensors")
-    let run = try LimitedRun.leamoji(
+    let run = try CLI.leamoji(
       ["train", root.path, "--epochs", "1", "--size", "16", "--batch-size", "16", "--output", output.path], timeout: 60)
-    #expect(run.status == 0 && !run.signalled, "\(run.stderrText)")
+    #expect(run.status == 0 && !run.signalled, "\(run.stderr)")
     let unusable = HostileImage.all.filter { !$0.usable }.count
-    #expect(run.stderrLines.count == 1 && run.stderrText.contains("skipped \(unusable) unreadable"), "\(run.stderrText)")
+    #expect(run.stderrLines.count == 1 && run.stderr.contains("skipped \(unusable) unreadable"), "\(run.stderr)")
     #expect(FileManager.default.fileExists(atPath: output.path))
   }
 
@@ -259,12 +259,12 @@ struct HostileImageAndModelTests {
     for (index, (name, corrupt)) in Self.corruptions.enumerated() {
       let url = work.appendingPathComponent("\(name).safetensors")
       try corrupt(shipped).write(to: url)
-      let classify = try LimitedRun.leamoji(["classify", image.path, "--model", url.path])
+      let classify = try CLI.leamoji(["classify", image.path, "--model", url.path], timeout: hostileTimeout)
       expectOutcome(classify, .refused(65), file: url.path, "classify with \(name)")
       // analyze reads the model through the same loader; a sample of the cases checks that it
       // stops before touching the timeline.
       if index % 5 == 0 {
-        let analyze = try LimitedRun.leamoji(["analyze", video.path, "--model", url.path, "--output", movieData.path])
+        let analyze = try CLI.leamoji(["analyze", video.path, "--model", url.path, "--output", movieData.path], timeout: hostileTimeout)
         expectOutcome(analyze, .refused(65), file: url.path, "analyze with \(name)")
         #expect(try Data(contentsOf: movieData) == Data("[]\n".utf8))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("clip.jpg").path))
@@ -273,8 +273,8 @@ struct HostileImageAndModelTests {
     // Not a file at all.
     let folder = work.appendingPathComponent("folder.safetensors")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let run = try LimitedRun.leamoji(["classify", image.path, "--model", folder.path])
-    #expect(run.status == 65 || run.status == 66, "\(run.stderrText)")
-    #expect(run.stderrLines.count == 1 && run.stderrText.contains(folder.path), "\(run.stderrText)")
+    let run = try CLI.leamoji(["classify", image.path, "--model", folder.path], timeout: hostileTimeout)
+    #expect(run.status == 65 || run.status == 66, "\(run.stderr)")
+    #expect(run.stderrLines.count == 1 && run.stderr.contains(folder.path), "\(run.stderr)")
   }
 }

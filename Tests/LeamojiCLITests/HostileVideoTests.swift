@@ -155,19 +155,19 @@ enum HostileVideoFixtures {
 
 /// Checks shared by every hostile case: the exit status, exactly one stderr line that names the
 /// file when refused, no crash, no hang.
-func expectOutcome(_ run: LimitedRun, _ outcome: Outcome, file path: String, _ label: String) {
-  #expect(!run.signalled, "\(label): crashed: \(run.stderrText)")
+func expectOutcome(_ run: CLI.Result, _ outcome: Outcome, file path: String, _ label: String) {
+  #expect(!run.signalled, "\(label): crashed: \(run.stderr)")
   #expect(!run.timedOut, "\(label): did not finish in time")
   #expect(run.seconds < 10, "\(label): took \(run.seconds) s")
   switch outcome {
   case .usable:
-    #expect(run.status == 0, "\(label): \(run.stderrText)")
+    #expect(run.status == 0, "\(label): \(run.stderr)")
     // A usable but damaged file may warn, in one line that names it.
-    #expect(run.stderrLines.allSatisfy { $0.hasPrefix("leamoji: warning: ") && $0.contains(path) }, "\(label): \(run.stderrText)")
+    #expect(run.stderrLines.allSatisfy { $0.hasPrefix("leamoji: warning: ") && $0.contains(path) }, "\(label): \(run.stderr)")
   case .refused(let status):
-    #expect(run.status == status, "\(label): exit \(run.status): \(run.stderrText)")
-    #expect(run.stderrLines.count == 1, "\(label): \(run.stderrText)")
-    #expect(run.stderrLines.first?.hasPrefix("leamoji: \(path): ") == true, "\(label): \(run.stderrText)")
+    #expect(run.status == status, "\(label): exit \(run.status): \(run.stderr)")
+    #expect(run.stderrLines.count == 1, "\(label): \(run.stderr)")
+    #expect(run.stderrLines.first?.hasPrefix("leamoji: \(path): ") == true, "\(label): \(run.stderr)")
   }
 }
 
@@ -201,7 +201,7 @@ struct HostileVideoTests {
     let path = try video.make(work, HostileVideoFixtures.base)
     let out = work.appendingPathComponent("out")
     let before = snapshot(of: out)
-    let run = try LimitedRun.leamoji(["analyze", path, "--output", out.appendingPathComponent("MovieData.json").path, "--vtt"])
+    let run = try CLI.leamoji(["analyze", path, "--output", out.appendingPathComponent("MovieData.json").path, "--vtt"], timeout: hostileTimeout)
     expectOutcome(run, video.outcome, file: path, "analyze \(video.name)")
     let after = snapshot(of: out)
     switch video.outcome {
@@ -214,7 +214,7 @@ struct HostileVideoTests {
       #expect(ids.count == 2 && ids.contains("earlier"), "\(ids)")
       #expect(!after.keys.contains { $0.hasSuffix(".tmp") })
       if video.name == "truncated-50-faststart.mp4" {
-        #expect(run.stderrText.contains("its pictures stop at 2 s of 4 s (cut short?)"), "\(run.stderrText)")
+        #expect(run.stderr.contains("its pictures stop at 2 s of 4 s (cut short?)"), "\(run.stderr)")
       }
     }
   }
@@ -225,7 +225,7 @@ struct HostileVideoTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let path = try video.make(work, HostileVideoFixtures.base)
     let out = work.appendingPathComponent("frames")
-    let run = try LimitedRun.leamoji(["frames", path, "--out", out.path])
+    let run = try CLI.leamoji(["frames", path, "--out", out.path], timeout: hostileTimeout)
     expectOutcome(run, video.outcome, file: path, "frames \(video.name)")
     let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
     if case .refused = video.outcome {
@@ -241,9 +241,9 @@ struct HostileVideoTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try #require(HostileVideo.all.first { $0.name == "huge-duration.mp4" })
     let path = try video.make(work, HostileVideoFixtures.base)
-    let run = try LimitedRun.leamoji(["analyze", path, "--output", work.appendingPathComponent("MovieData.json").path, "--json"])
-    #expect(run.status == 0, "\(run.stderrText)")
-    let entry = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+    let run = try CLI.leamoji(["analyze", path, "--output", work.appendingPathComponent("MovieData.json").path, "--json"], timeout: hostileTimeout)
+    #expect(run.status == 0, "\(run.stderr)")
+    let entry = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let duration = try #require(entry["duration"] as? Double)
     #expect(duration < 1, "duration \(duration) s")
   }
@@ -255,8 +255,8 @@ struct HostileVideoTests {
     let url = work.appendingPathComponent("wide.mp4")
     let made = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v", "ffv1", "-f", "matroska", url.path])
     try #require(made.status == 0, "\(made.stderr)")
-    let run = try LimitedRun.leamoji(["analyze", url.path, "--output", work.appendingPathComponent("MovieData.json").path])
+    let run = try CLI.leamoji(["analyze", url.path, "--output", work.appendingPathComponent("MovieData.json").path], timeout: hostileTimeout)
     expectOutcome(run, .refused(65), file: url.path, "wide video")
-    #expect(run.stderrText.contains("16400x16") && run.stderrText.contains("larger than leamoji reads"), "\(run.stderrText)")
+    #expect(run.stderr.contains("16400x16") && run.stderr.contains("larger than leamoji reads"), "\(run.stderr)")
   }
 }

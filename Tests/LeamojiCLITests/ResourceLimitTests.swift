@@ -11,29 +11,7 @@ struct SpawnedLeamoji {
   let pid: pid_t
 
   init(_ arguments: [String]) throws {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([CLI.binary] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    // The test runner's threads may block or ignore signals; the child starts as from a shell.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var child: pid_t = 0
-    let code = posix_spawn(&child, CLI.binary, &actions, &attributes, argv, environ)
-    guard code == 0 else { throw HarnessError("posix_spawn failed: \(code)") }
-    pid = child
+    pid = try CLI.spawn([CLI.binary] + arguments, stderr: "/dev/null")
   }
 
   /// Waits for the end; the raw wait status and the peak resident memory in KiB.

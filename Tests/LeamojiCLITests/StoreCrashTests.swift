@@ -362,7 +362,7 @@ struct KillStorm {
           }
         }
         let id = String(format: "run-%03d", index)
-        let pid = try StoreFiles.spawn(
+        let pid = try CLI.spawn(
           [CLI.binary, "analyze", paths[index], "--output", data.path, "--vtt", "--model", model.path],
           stderr: logs.appendingPathComponent("\(id).txt").path)
         var run = Run(id: id, pid: pid, started: Clock.now, plan: plan)
@@ -687,33 +687,6 @@ enum StoreFiles {
       bytes += chunk[0..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// Starts `arguments[0]` with stdin and stdout on /dev/null and stderr into `stderr`, with
-  /// default signal dispositions and an empty signal mask; returns its pid (reap it with waitpid).
-  static func spawn(_ arguments: [String], stderr: String) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    var all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard code == 0 else { throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(code)))") }
-    return pid
   }
 
   /// Runs leamoji under `/bin/sh -c 'ulimit -f BLOCKS; exec leamoji …'`.
