@@ -21,6 +21,27 @@ public enum UnsafeText {
     }
   }
 
+  /// What an unsafe scalar is shown as.
+  public static let replacement: Unicode.Scalar = "?"
+
+  /// `text` with every unsafe scalar replaced by `replacement`; with `breaksAsSpaces`, tabs and
+  /// line breaks (CR, LF, U+2028, U+2029) become spaces instead (for a picture, where a title's
+  /// line break reads best as a gap).
+  public static func neutralised(_ text: String, breaksAsSpaces: Bool = false) -> String {
+    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if !isUnsafe(scalar) {
+        result.append(scalar)
+      } else if breaksAsSpaces, ["\t", "\n", "\r", "\u{2028}", "\u{2029}"].contains(scalar) {
+        result.append(" ")
+      } else {
+        result.append(replacement)
+      }
+    }
+    return String(result)
+  }
+
   /// JSON text with every unsafe scalar written as a `\uXXXX` escape. JSON only allows these
   /// inside strings, where the escape means the same character: the document decodes to the
   /// same values, and printing it (`cat MovieData.json`) cannot drive the terminal.

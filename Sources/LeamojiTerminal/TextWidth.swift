@@ -9,7 +9,7 @@ import LeamojiCore
 /// the characters `sanitized` replaces (bidi controls among them).
 public enum TextWidth {
   /// What a control character is replaced with.
-  public static let replacement: Unicode.Scalar = "?"
+  public static let replacement = UnsafeText.replacement
 
   /// Columns taken by one grapheme cluster: 0, 1 or 2.
   public static func width(of character: Character) -> Int {
@@ -37,18 +37,7 @@ public enum TextWidth {
   /// messages) can never inject an escape sequence or reorder what is shown around it. Tabs and
   /// line breaks (CR, LF, U+2028, U+2029) become spaces; the rest become `replacement`.
   public static func sanitized(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-    var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      if !isUnsafe(scalar) {
-        out.append(scalar)
-      } else if scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
-        out.append(" ")
-      } else {
-        out.append(replacement)
-      }
-    }
-    return String(out)
+    UnsafeText.neutralised(text, breaksAsSpaces: true)
   }
 
   /// The longest prefix of `text` (sanitised) that fits in `columns` terminal columns, cut

@@ -52,17 +52,10 @@ enum Console {
   }
 
   /// `text` with C0/C1 control characters, DEL, the line and paragraph separators and the bidi
-  /// embedding/override/isolate controls (`TextWidth.isUnsafe`) replaced by `?`, so that a file
+  /// embedding/override/isolate controls (`UnsafeText.isUnsafe`) replaced by `?`, so that a file
   /// name or title cannot move the cursor, retitle the window, clear the screen, split a line in
   /// two or show the rest of a line reordered.
-  static func safe(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: TextWidth.isUnsafe) else { return text }
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      result.append(TextWidth.isUnsafe(scalar) ? "?" : scalar)
-    }
-    return String(result)
-  }
+  static func safe(_ text: String) -> String { UnsafeText.neutralised(text) }
 
   /// A message of several lines (ArgumentParser's errors with their usage) made safe line by
   /// line: its own line breaks stay, everything `safe` names inside a line is replaced.
