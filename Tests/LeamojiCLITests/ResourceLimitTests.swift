@@ -88,12 +88,7 @@ struct ResourceLimitTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     // A big timeline makes the write window wide enough to hit.
-    var entries: [String] = []
-    for i in 0..<15_000 {
-      entries.append(#"{"description":"","duration":10,"id":"old-\#(i)","markers":[],"model":{"labels":["happy"],"sha256":""},"seekAhead":5,"title":"An old entry with a title long enough to make the file big"}"#)
-    }
-    let old = Data(("[" + entries.joined(separator: ",") + "]").utf8)
-    try old.write(to: data)
+    try StoreFiles.writeOldEntries(count: 15_000, to: data)
     let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
     // Ctrl-C lands in the poster's write (the first one); the others in the timeline's.
     let run = try SpawnedLeamoji(["analyze", video.path, "--output", data.path, "--vtt"] + (signal == SIGINT ? [] : ["--no-poster"]))
