@@ -30,23 +30,8 @@ struct HostileImage: Sendable, CustomTestStringConvertible {
 
 @Suite("Hostile images and model files: a clear line, no crash, no hang")
 struct HostileImageAndModelTests {
-  /// A small model (16x16 input, one epoch) trained once: real, and quick to run in a debug build.
-  static let tinyModel: Result<URL, HarnessError> = {
-    do {
-      let work = try CLI.temporaryFolder("hostile-model")
-      let url = work.appendingPathComponent("tiny.safetensors")
-      let trained = try CLI.leamoji([
-        "train", try SceneData.root().appendingPathComponent("Training Data").path, "--epochs", "1", "--size", "16",
-        "--batch-size", "16", "--output", url.path,
-      ])
-      guard trained.status == 0 else { return .failure(HarnessError("train failed: \(trained.stderr)")) }
-      return .success(url)
-    } catch {
-      return .failure(HarnessError("\(error)"))
-    }
-  }()
-
-  static var model: URL { get throws { try tinyModel.get() } }
+  /// A real but tiny model (StoreFiles'), quick to run in a debug build.
+  static var model: URL { get throws { try StoreFiles.tinyModel() } }
 
   /// A copy of the tiny generated test set with `image` added under Scary/.
   func folder(with image: HostileImage) throws -> (root: URL, image: URL) {
