@@ -155,3 +155,27 @@ struct AnalyzeSampleVideosTests {
     }
   }
 }
+
+@Suite("analyze on the sample videos: the golden timeline")
+struct AnalyzeGoldenTests {
+  /// `Fixtures/golden/sample-videos.MovieData.json` was written by `leamoji analyze
+  /// SampleVideos/*.mp4 --frames --no-poster` before the code was restructured (issue 10); a
+  /// restructuring must not change a marker, label, cue, confidence or probability.
+  @Test("markers, labels, confidences and per-second probabilities are exactly the golden file's")
+  func samplesMatchTheGoldenFile() throws {
+    let repository = ShippedAssetsTests.repository
+    let golden = repository.appendingPathComponent(
+      "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")
+    let work = try CLI.temporaryFolder("golden")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let output = work.appendingPathComponent("MovieData.json")
+    let videos = ["meadow-storm", "night-walk", "party-cellar"].map {
+      repository.appendingPathComponent("SampleVideos/\($0).mp4").path
+    }
+    let result = try CLI.leamoji(["analyze"] + videos + ["--output", output.path, "--frames", "--no-poster"])
+    try #require(result.status == 0, "\(result.stderr)")
+    let written = try String(contentsOf: output, encoding: .utf8)
+    let expected = try String(contentsOf: golden, encoding: .utf8)
+    #expect(written == expected)
+  }
+}
