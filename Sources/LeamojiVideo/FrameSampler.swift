@@ -21,25 +21,22 @@ public struct SampledFrame: Sendable {
 /// fewer samples; none is invented past its last frame.
 ///
 /// Only frames that a sample uses are converted; decoding streams the file, holding at most
-/// the current candidate frame.
+/// the current candidate frame and the one decoded after it.
 public final class FrameSampler {
   private let file: VideoFile
   private let decoder: StreamDecoder
   private let scaler = Scaler()
   private let previewScaler = Scaler()
-  private let interval: SampleInterval
-  private let durationLimit: ExactTime?
-  private let quarterTurns: Int
-  private let scaledSize: PixelSize
+  private var schedule: SampleSchedule
 
-  /// The best frame so far for the next sample, and its converted image once needed.
+  /// The latest frame starting at or before the next sample time (or the first frame).
   private var candidate = Frame()
-  private var candidatePTS: Int64? = nil
+  private var candidateStamp: FrameStamp? = nil
   private var candidateImage: RGBImage? = nil
   private var candidatePreview: RGBImage? = nil
-  private var incoming = Frame()
-  private var nextIndex = 0
-  private var ended = false
+  /// The frame decoded after the candidate, when it has been read ahead.
+  private var upcoming = Frame()
+  private var upcomingStamp: FrameStamp? = nil
 
   /// Facts about the video being sampled.
   public var info: VideoInfo { file.info }
@@ -56,203 +53,89 @@ public final class FrameSampler {
   /// - Parameter previewWidth: when given, every sample also carries a `preview` this wide
   ///   with the display aspect ratio (one decode serves both the model and a poster).
   /// - Throws: `MediaError` naming the file.
-  public init(path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil) throws(MediaError) {
+  public init(
+    path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil
+  ) throws(MediaError) {
     let file = try VideoFile(path: path)
     self.file = file
-    self.decoder = try StreamDecoder(file: file)
-    self.interval = SampleInterval(seconds: interval)
-    let timeBase = file.timeBase
-    let stream = file.stream.pointee
-    if stream.duration != AVCode.noPTS, stream.duration > 0 {
-      durationLimit = ExactTime(ticks: stream.duration, base: timeBase)
-    } else if let format = Optional(file.format.pointer.pointee), format.duration != AVCode.noPTS,
-      format.duration > 0
-    {
-      durationLimit = ExactTime(ticks: format.duration, base: TimeBase(num: 1, den: Int64(AV_TIME_BASE)))
-    } else {
-      durationLimit = nil
-    }
-    quarterTurns = file.info.rotation / 90
-    outputSize = size ?? file.info.displaySize
-    scaledSize = FrameSampler.unrotated(outputSize, quarterTurns: quarterTurns)
-    previewSize = previewWidth.map { width in
-      let display = file.info.displaySize
-      let height = max(2, Int((Double(width) * Double(display.height) / Double(display.width) / 2).rounded()) * 2)
-      return PixelSize(width: max(2, width), height: height)
-    }
-  }
-
-  private static func unrotated(_ size: PixelSize, quarterTurns: Int) -> PixelSize {
-    quarterTurns % 2 == 1 ? PixelSize(width: size.height, height: size.width) : size
+    decoder = try StreamDecoder(file: file)
+    schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
+    outputSize = size ?? file.clock.displaySize
+    previewSize = previewWidth.map { file.clock.uprightSize(width: $0) }
   }
 
   /// The next sample, or nil when the video has no more.
   /// - Throws: `MediaError.corrupt` when the file holds no decodable frame at all.
   public func next() throws(MediaError) -> SampledFrame? {
-    while !ended {
-      let time = interval.time(ofSample: nextIndex)
-      if let durationLimit, !(time < durationLimit) {
-        ended = true
-        break
+    guard let time = schedule.nextTime else { return nil }
+    var current: FrameStamp
+    if let stamp = candidateStamp {
+      current = stamp
+    } else {
+      guard let first = decoder.decode(into: candidate) else {
+        schedule.finish()
+        throw .corrupt(path: file.info.path, reason: "no decodable video frame")
       }
-      // The candidate answers this sample as soon as a later frame starts after it.
-      if let pts = candidatePTS, let upcoming = upcomingPTS, ExactTime(ticks: upcoming, base: file.timeBase) > time {
-        _ = pts
-        return try emitCandidate(at: time)
-      }
-      if upcomingPTS != nil {
-        // The frame read ahead does not start after this sample: it becomes the candidate.
-        promoteIncoming()
-        continue
-      }
-      if !readAhead() {
+      // The first frame answers every sample before it.
+      adoptCandidate(first)
+      current = first
+    }
+    while true {
+      guard let following = upcomingStamp ?? readAhead(after: current) else {
         // End of stream: the last frame answers only while it is still on screen.
-        guard let pts = candidatePTS else {
-          ended = true
-          throw .corrupt(path: file.info.path, reason: "no decodable video frame")
-        }
-        if time < lastFrameEnd(pts: pts) { return try emitCandidate(at: time) }
-        ended = true
+        if time < file.clock.time(current.endTicks) { return try emitCandidate(at: time) }
+        schedule.finish()
+        return nil
       }
+      // The candidate answers this sample as soon as the frame after it starts later.
+      if file.clock.time(following.ticks) > time { return try emitCandidate(at: time) }
+      // That frame does not start after the sample: it becomes the candidate.
+      swap(&candidate, &upcoming)
+      upcoming.unref()
+      upcomingStamp = nil
+      adoptCandidate(following)
+      current = following
+    }
+  }
+
+  /// Decodes the frame after the candidate into `upcoming`; nil at the end of the stream.
+  /// Frames earlier than the candidate (broken timestamps going backwards) are passed over:
+  /// such a frame is never the latest one at or before a sample time.
+  private func readAhead(after current: FrameStamp) -> FrameStamp? {
+    while let stamp = decoder.decode(into: upcoming) {
+      if stamp.ticks < current.ticks { continue }
+      upcomingStamp = stamp
+      return stamp
     }
     return nil
   }
 
-  // MARK: - Read-ahead
-
-  /// Presentation time (stream ticks, relative to the start) of the frame read ahead, if any.
-  private var upcomingPTS: Int64? = nil
-  private var lastPTS: Int64? = nil
-
-  /// Decodes one more frame into `incoming`; false at the end of the stream.
-  private func readAhead() -> Bool {
-    while decoder.decode(into: incoming) {
-      let pts = relativePTS(of: incoming)
-      if let current = candidatePTS, pts < current {
-        // Time went backwards (broken timestamps): such a frame is never the latest <= t.
-        continue
-      }
-      if candidatePTS == nil {
-        // The first frame answers every sample before it.
-        swapIncomingIntoCandidate(pts: pts)
-        continue
-      }
-      upcomingPTS = pts
-      return true
-    }
-    return false
-  }
-
-  private func promoteIncoming() {
-    guard let pts = upcomingPTS else { return }
-    swapIncomingIntoCandidate(pts: pts)
-    upcomingPTS = nil
-  }
-
-  private func swapIncomingIntoCandidate(pts: Int64) {
-    swap(&candidate, &incoming)
-    incoming.unref()
-    candidatePTS = pts
+  /// Makes the frame now in `candidate` the one that answers samples.
+  private func adoptCandidate(_ stamp: FrameStamp) {
+    candidateStamp = stamp
     candidateImage = nil
     candidatePreview = nil
   }
 
-  /// The frame's best-effort timestamp relative to the stream start; frames without one
-  /// continue from the previous frame by its duration (or one frame period).
-  private func relativePTS(of frame: Frame) -> Int64 {
-    let f = frame.pointer.pointee
-    var pts: Int64
-    if f.best_effort_timestamp != AVCode.noPTS {
-      pts = f.best_effort_timestamp - file.startTicks
-    } else if let last = lastPTS {
-      pts = last + max(1, frameDuration(of: frame) ?? 1)
-    } else {
-      pts = 0
-    }
-    lastPTS = pts
-    return pts
-  }
-
-  /// A frame's duration in stream ticks: its packet duration, else one period of the frame rate.
-  private func frameDuration(of frame: Frame) -> Int64? {
-    let duration = frame.pointer.pointee.pkt_duration
-    if duration > 0 { return duration }
-    let rate = file.stream.pointee.avg_frame_rate.num > 0 ? file.stream.pointee.avg_frame_rate : file.stream.pointee.r_frame_rate
-    guard rate.num > 0, rate.den > 0 else { return nil }
-    let ticks = av_rescale_q(1, AVRational(num: rate.den, den: rate.num), file.stream.pointee.time_base)
-    return ticks > 0 ? ticks : nil
-  }
-
-  /// When the last frame leaves the screen. Unknown duration: it covers its own instant only.
-  private func lastFrameEnd(pts: Int64) -> ExactTime {
-    if let duration = frameDuration(of: candidate) {
-      return ExactTime(ticks: pts + duration, base: file.timeBase)
-    }
-    return ExactTime(ticks: pts + 1, base: file.timeBase)  // t <= pts, exactly
-  }
-
+  /// The candidate as the sample at `time` (converted once, however many samples show it).
   private func emitCandidate(at time: ExactTime) throws(MediaError) -> SampledFrame {
+    let clock = file.clock
     let image: RGBImage
     if let cached = candidateImage {
       image = cached
     } else {
-      image = try scaler.rgbImage(from: candidate.pointer, size: scaledSize, quarterTurns: quarterTurns)
+      image = try scaler.uprightImage(from: candidate.pointer, size: outputSize, clock: clock)
       candidateImage = image
     }
     if let previewSize, candidatePreview == nil {
-      candidatePreview = try previewScaler.rgbImage(
-        from: candidate.pointer, size: FrameSampler.unrotated(previewSize, quarterTurns: quarterTurns),
-        quarterTurns: quarterTurns)
+      candidatePreview = try previewScaler.uprightImage(
+        from: candidate.pointer, size: previewSize, clock: clock)
     }
     let sample = SampledFrame(
-      index: nextIndex, time: time.seconds, presentationTime: file.timeBase.seconds(candidatePTS ?? 0), image: image,
+      index: schedule.nextIndex, time: time.seconds,
+      presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,
       preview: candidatePreview)
-    nextIndex += 1
+    schedule.advance()
     return sample
   }
-}
-
-/// The sampling interval as an exact fraction of a second (microsecond precision), so that
-/// sample times compare exactly with stream timestamps.
-struct SampleInterval {
-  let base: TimeBase
-  let ticks: Int64
-
-  init(seconds: Double) {
-    precondition(seconds > 0 && seconds.isFinite, "sampling interval must be positive")
-    var numerator = Int64((seconds * 1_000_000).rounded())
-    var denominator: Int64 = 1_000_000
-    if numerator == 0 { numerator = 1 }
-    let divisor = gcd(numerator, denominator)
-    numerator /= divisor
-    denominator /= divisor
-    base = TimeBase(num: 1, den: denominator)
-    ticks = numerator
-  }
-
-  func time(ofSample index: Int) -> ExactTime {
-    ExactTime(ticks: Int64(index) * ticks, base: base)
-  }
-}
-
-/// A timestamp in some time base, compared exactly across time bases.
-struct ExactTime: Comparable {
-  let ticks: Int64
-  let base: TimeBase
-
-  var seconds: Double { base.seconds(ticks) }
-
-  static func < (a: ExactTime, b: ExactTime) -> Bool {
-    Int128(a.ticks) * Int128(a.base.num) * Int128(b.base.den) < Int128(b.ticks) * Int128(b.base.num) * Int128(a.base.den)
-  }
-
-  static func == (a: ExactTime, b: ExactTime) -> Bool {
-    !(a < b) && !(b < a)
-  }
-}
-
-private func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-  var (x, y) = (abs(a), abs(b))
-  while y != 0 { (x, y) = (y, x % y) }
-  return max(x, 1)
 }

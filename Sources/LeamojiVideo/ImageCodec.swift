@@ -12,13 +12,12 @@ public enum ImageCodec {
     let file = try VideoFile(path: path)
     let decoder = try StreamDecoder(file: file, threads: 1)
     let frame = Frame()
-    guard decoder.decode(into: frame) else {
+    guard decoder.decode(into: frame) != nil else {
       throw .corrupt(path: path, reason: "no decodable picture")
     }
-    let target = size ?? file.info.displaySize
-    let turns = file.info.rotation / 90
-    let scaled = turns % 2 == 1 ? PixelSize(width: target.height, height: target.width) : target
-    return try Scaler().rgbImage(from: frame.pointer, size: scaled, quarterTurns: turns)
+    let clock = file.clock
+    return try Scaler().uprightImage(
+      from: frame.pointer, size: size ?? clock.displaySize, clock: clock)
   }
 
   /// A PNG file's bytes for `image` (lossless, RGB, 8 bits per channel).
@@ -27,23 +26,39 @@ public enum ImageCodec {
   }
 
   /// A JPEG file's bytes for `image`; `quality` from 1 (smallest) to 100 (best).
-  public static func encodeJPEG(_ image: RGBImage, quality: Int = 90) throws(MediaError) -> [UInt8] {
+  public static func encodeJPEG(
+    _ image: RGBImage, quality: Int = 90
+  ) throws(MediaError) -> [UInt8] {
     let clamped = min(100, max(1, quality))
     // libavcodec's MJPEG quantiser scale: 2 (best) ... 31 (worst).
     let qscale = 2 + (100 - clamped) * 29 / 99
-    return try encode(image, codec: AV_CODEC_ID_MJPEG, pixelFormat: AV_PIX_FMT_YUVJ420P, qscale: qscale)
+    return try encode(
+      image, codec: AV_CODEC_ID_MJPEG, pixelFormat: AV_PIX_FMT_YUVJ420P, qscale: qscale)
   }
 
   /// `image` scaled to `size` (whole picture, no crop; aspect ratio follows `size`).
-  public static func resize(_ image: RGBImage, to size: PixelSize) throws(MediaError) -> RGBImage {
+  public static func resize(
+    _ image: RGBImage, to size: PixelSize
+  ) throws(MediaError) -> RGBImage {
     try Scaler().resize(image, to: size)
   }
 
+  /// Encodes `image` as one picture with the encoder for `codecID`, converted to `pixelFormat`
+  /// (at quantiser scale `qscale`, when given), and returns the packet bytes.
   private static func encode(
     _ image: RGBImage, codec codecID: AVCodecID, pixelFormat: AVPixelFormat, qscale: Int?
   ) throws(MediaError) -> [UInt8] {
     let name = String(cString: avcodec_get_name(codecID))
-    guard let encoder = avcodec_find_encoder(codecID), let codec = CodecContext(codec: encoder) else {
+    /// Every FFmpeg failure here reads `<encoder>: <FFmpeg's text>`.
+    func check(_ code: Int32, _ function: StaticString) throws(MediaError) {
+      do {
+        try FFmpegCall.check(code, function)
+      } catch {
+        throw .encodingFailed(reason: "\(name): \(error.text)")
+      }
+    }
+    guard let encoder = avcodec_find_encoder(codecID), let codec = CodecContext(codec: encoder)
+    else {
       throw .encodingFailed(reason: "this FFmpeg has no \(name) encoder")
     }
     let context = codec.pointer
@@ -56,15 +71,13 @@ public enum ImageCodec {
       context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
       context.pointee.global_quality = Int32(qscale) * cffmpeg_qp2lambda()
     }
-    var code = avcodec_open2(context, encoder, nil)
-    guard code >= 0 else { throw .encodingFailed(reason: "\(name): \(ffmpegErrorText(code))") }
+    try check(avcodec_open2(context, encoder, nil), "avcodec_open2")
 
     let frame = Frame()
     frame.pointer.pointee.format = pixelFormat.rawValue
     frame.pointer.pointee.width = Int32(image.width)
     frame.pointer.pointee.height = Int32(image.height)
-    code = av_frame_get_buffer(frame.pointer, 0)
-    guard code >= 0 else { throw .encodingFailed(reason: "\(name): \(ffmpegErrorText(code))") }
+    try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
     if pixelFormat == AV_PIX_FMT_RGB24 {
       copyRows(of: image, into: frame.pointer)
     } else {
@@ -73,19 +86,29 @@ public enum ImageCodec {
     frame.pointer.pointee.pts = 0
     frame.pointer.pointee.quality = context.pointee.global_quality
 
-    code = avcodec_send_frame(context, frame.pointer)
-    guard code >= 0 else { throw .encodingFailed(reason: "\(name): \(ffmpegErrorText(code))") }
-    avcodec_send_frame(context, nil)
+    try check(avcodec_send_frame(context, frame.pointer), "avcodec_send_frame")
+    // No more input, so that the encoder gives out everything it holds. End-of-file means it
+    // had been told already, which is as good.
+    let endOfInput = avcodec_send_frame(context, nil)
+    if FFmpegCall.status(endOfInput, "avcodec_send_frame") != .endOfFile {
+      try check(endOfInput, "avcodec_send_frame")
+    }
     let packet = Packet()
     var bytes: [UInt8] = []
-    while true {
-      code = avcodec_receive_packet(context, packet.pointer)
-      if code == AVCode.endOfFile || code == AVCode.again { break }
-      guard code >= 0 else { throw .encodingFailed(reason: "\(name): \(ffmpegErrorText(code))") }
-      if let data = packet.pointer.pointee.data {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(packet.pointer.pointee.size)))
+    receiving: while true {
+      let received = avcodec_receive_packet(context, packet.pointer)
+      switch FFmpegCall.status(received, "avcodec_receive_packet") {
+      case .success:
+        if let data = packet.pointer.pointee.data {
+          let size = Int(packet.pointer.pointee.size)
+          bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: size))
+        }
+        packet.unref()
+      case .endOfFile, .again:
+        break receiving
+      case .failure:
+        try check(received, "avcodec_receive_packet")
       }
-      packet.unref()
     }
     guard !bytes.isEmpty else { throw .encodingFailed(reason: "\(name): encoder produced no data") }
     return bytes
@@ -97,7 +120,8 @@ public enum ImageCodec {
     guard let destination = frame.pointee.data.0 else { return }
     image.pixels.withUnsafeBufferPointer { source in
       for row in 0..<image.height {
-        (destination + row * stride).update(from: source.baseAddress! + row * rowBytes, count: rowBytes)
+        (destination + row * stride).update(
+          from: source.baseAddress! + row * rowBytes, count: rowBytes)
       }
     }
   }

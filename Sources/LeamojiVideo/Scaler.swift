@@ -17,9 +17,20 @@ final class Scaler {
     sws_freeContext(context)
   }
 
+  /// Converts a decoded picture of the stream `clock` describes to packed RGB, upright (its
+  /// rotation applied) and `size` as shown.
+  func uprightImage(
+    from frame: UnsafePointer<AVFrame>, size: PixelSize, clock: StreamClock
+  ) throws(MediaError) -> RGBImage {
+    try rgbImage(
+      from: frame, size: clock.storedSize(forUpright: size), quarterTurns: clock.quarterTurns)
+  }
+
   /// Converts a decoded picture to packed RGB at `size`, then turns it clockwise by
   /// `quarterTurns` * 90 degrees (so pass the pre-rotation size).
-  func rgbImage(from frame: UnsafePointer<AVFrame>, size: PixelSize, quarterTurns: Int = 0) throws(MediaError) -> RGBImage {
+  func rgbImage(
+    from frame: UnsafePointer<AVFrame>, size: PixelSize, quarterTurns: Int = 0
+  ) throws(MediaError) -> RGBImage {
     var (format, fullRange) = Scaler.unJPEGFormat(AVPixelFormat(rawValue: frame.pointee.format))
     if frame.pointee.color_range == AVCOL_RANGE_JPEG { fullRange = true }
     if format == AV_PIX_FMT_NONE {
@@ -30,7 +41,8 @@ final class Scaler {
     try pixels.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
       try convert(
         source: source, sourceWidth: frame.pointee.width, sourceHeight: frame.pointee.height,
-        sourceFormat: format, fullRange: fullRange, colourspace: Int32(frame.pointee.colorspace.rawValue),
+        sourceFormat: format, fullRange: fullRange,
+        colourspace: Int32(frame.pointee.colorspace.rawValue),
         destination: Planes(single: buffer.baseAddress!, stride: Int32(size.width * 3)),
         size: size, destinationFormat: AV_PIX_FMT_RGB24)
     }
@@ -45,9 +57,10 @@ final class Scaler {
     try Scaler.padded(image.pixels).withUnsafeBufferPointer { (src) throws(MediaError) in
       try out.withUnsafeMutableBufferPointer { (dst) throws(MediaError) in
         try convert(
-          source: Planes(single: UnsafeMutablePointer(mutating: src.baseAddress!), stride: Int32(image.width * 3)),
-          sourceWidth: Int32(image.width), sourceHeight: Int32(image.height), sourceFormat: AV_PIX_FMT_RGB24,
-          fullRange: true, colourspace: Int32(AVCOL_SPC_RGB.rawValue),
+          source: Planes(packedRGB: src.baseAddress!, width: image.width),
+          sourceWidth: Int32(image.width), sourceHeight: Int32(image.height),
+          sourceFormat: AV_PIX_FMT_RGB24, fullRange: true,
+          colourspace: Int32(AVCOL_SPC_RGB.rawValue),
           destination: Planes(single: dst.baseAddress!, stride: Int32(size.width * 3)),
           size: size, destinationFormat: AV_PIX_FMT_RGB24)
       }
@@ -56,12 +69,15 @@ final class Scaler {
   }
 
   /// Fills `frame` (already sized and allocated in `format`) from packed RGB.
-  func fill(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat, from image: RGBImage) throws(MediaError) {
+  func fill(
+    _ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat, from image: RGBImage
+  ) throws(MediaError) {
     try Scaler.padded(image.pixels).withUnsafeBufferPointer { (src) throws(MediaError) in
       try convert(
-        source: Planes(single: UnsafeMutablePointer(mutating: src.baseAddress!), stride: Int32(image.width * 3)),
-        sourceWidth: Int32(image.width), sourceHeight: Int32(image.height), sourceFormat: AV_PIX_FMT_RGB24,
-        fullRange: true, colourspace: Int32(AVCOL_SPC_RGB.rawValue),
+        source: Planes(packedRGB: src.baseAddress!, width: image.width),
+        sourceWidth: Int32(image.width), sourceHeight: Int32(image.height),
+        sourceFormat: AV_PIX_FMT_RGB24, fullRange: true,
+        colourspace: Int32(AVCOL_SPC_RGB.rawValue),
         destination: Planes(frame: frame), size: image.size, destinationFormat: format)
     }
   }
@@ -90,17 +106,21 @@ final class Scaler {
       context, sourceWidth, sourceHeight, sourceFormat, Int32(size.width), Int32(size.height),
       destinationFormat, SWS_BILINEAR | SWS_ACCURATE_RND, nil, nil, nil)
     guard let context else {
-      throw .encodingFailed(
-        reason: "libswscale cannot convert \(sourceWidth)x\(sourceHeight) \(Scaler.name(of: sourceFormat)) to \(size)")
+      let source = "\(sourceWidth)x\(sourceHeight) \(Scaler.name(of: sourceFormat))"
+      throw .encodingFailed(reason: "libswscale cannot convert \(source) to \(size)")
     }
     let key = ColourKey(fullRange: fullRange, colourspace: colourspace)
     if context != previous || key != colourKey {
       let isYUV = sourceFormat != AV_PIX_FMT_RGB24
       if isYUV {
         // Honour the stream's matrix (BT.601 / BT.709 ...) and range; output is full-range RGB.
-        sws_setColorspaceDetails(
-          context, sws_getCoefficients(colourspace), fullRange ? 1 : 0,
-          sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        // Ignored on purpose: a refusal keeps libswscale's defaults (BT.601, limited range),
+        // so colours are a little off at worst, which beats refusing the picture.
+        FFmpegCall.ignore(
+          sws_setColorspaceDetails(
+            context, sws_getCoefficients(colourspace), fullRange ? 1 : 0,
+            sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16),
+          "sws_setColorspaceDetails")
       }
       colourKey = key
     }
@@ -109,8 +129,10 @@ final class Scaler {
     var destinationPointers = destination.pointers
     var destinationStrides = destination.strides
     let rows = sws_scale(
-      context, &sourcePointers, &sourceStrides, 0, sourceHeight, &destinationPointers, &destinationStrides)
-    if rows <= 0 {
+      context, &sourcePointers, &sourceStrides, 0, sourceHeight, &destinationPointers,
+      &destinationStrides)
+    // sws_scale answers the number of rows written; none, or an error, is a failed conversion.
+    guard case .success(let written) = FFmpegCall.status(rows, "sws_scale"), written > 0 else {
       throw .encodingFailed(reason: "libswscale produced no rows")
     }
   }
@@ -147,5 +169,10 @@ private struct Planes {
   init(single pointer: UnsafeMutablePointer<UInt8>, stride: Int32) {
     pointers = [pointer, nil, nil, nil]
     strides = [stride, 0, 0, 0]
+  }
+
+  /// Packed RGB rows `width` pixels long, as a source (libswscale only reads it).
+  init(packedRGB pointer: UnsafePointer<UInt8>, width: Int) {
+    self.init(single: UnsafeMutablePointer(mutating: pointer), stride: Int32(width * 3))
   }
 }

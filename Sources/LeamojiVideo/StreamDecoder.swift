@@ -1,17 +1,23 @@
 internal import CFFmpeg
 
-/// Decodes the chosen video stream of a `VideoFile` frame by frame, in presentation order.
-/// Read → skip other streams → send → receive until EAGAIN; at the end of the file, flush and
-/// drain. Damaged packets are counted and skipped; they never end decoding early, and a
-/// damaged file never looks like a normal end of stream to the caller (see `corruptPackets`).
+/// Decodes the chosen video stream of a `VideoFile` frame by frame, in presentation order, and
+/// stamps each frame with its place on the stream's clock.
+///
+/// The loop: receive until the decoder wants input; then read the next packet of our stream
+/// and send it; at the end of the file, drain. Reading and sending are separate steps, so that
+/// a caller deciding per packet what to decode has one place to stand between them.
+/// Damaged packets are counted and skipped; they never end decoding early, and a damaged file
+/// never looks like a normal end of stream to the caller (see `corruptPackets`).
 final class StreamDecoder {
   let file: VideoFile
   private let codec: CodecContext
   private let packet = Packet()
   private let scratch = Frame()
-  private var flushed = false
+  /// The end of the file was reached and the decoder told to give out what it holds.
+  private var draining = false
   private var finished = false
-  private var errorsAfterFlush = 0
+  private var errorsWhileDraining = 0
+  private var lastStamp: FrameStamp? = nil
 
   /// Packets or frames the demuxer or decoder rejected as damaged.
   private(set) var corruptPackets = 0
@@ -21,89 +27,144 @@ final class StreamDecoder {
   /// - Parameter threads: decoder threads; 0 lets FFmpeg choose (one per core).
   init(file: VideoFile, threads: Int32 = 0) throws(MediaError) {
     self.file = file
+    let path = file.info.path
     guard let codec = CodecContext(codec: file.decoder) else {
-      throw .noDecoder(path: file.info.path, codec: file.info.codecName)
+      throw .noDecoder(path: path, codec: file.info.codecName)
     }
     self.codec = codec
-    let code = avcodec_parameters_to_context(codec.pointer, file.stream.pointee.codecpar)
-    if code < 0 { throw .corrupt(path: file.info.path, reason: ffmpegErrorText(code)) }
+    do {
+      try FFmpegCall.check(
+        avcodec_parameters_to_context(codec.pointer, file.stream.pointee.codecpar),
+        "avcodec_parameters_to_context")
+    } catch {
+      throw .corrupt(path: path, reason: error.text)
+    }
     codec.pointer.pointee.pkt_timebase = file.stream.pointee.time_base
     codec.pointer.pointee.thread_count = threads
     // A stream may change size midway; no picture beyond the limit is ever allocated.
     codec.pointer.pointee.max_pixels = Int64(PictureLimit.maximumPixels)
-    let opened = avcodec_open2(codec.pointer, file.decoder, nil)
-    if opened < 0 {
-      throw .noDecoder(path: file.info.path, codec: "\(file.info.codecName) (\(ffmpegErrorText(opened)))")
+    do {
+      try FFmpegCall.check(avcodec_open2(codec.pointer, file.decoder, nil), "avcodec_open2")
+    } catch {
+      throw .noDecoder(path: path, codec: "\(file.info.codecName) (\(error.text))")
     }
   }
 
-  /// The next decoded picture, moved into `frame` (its previous content is dropped); false at
-  /// the end of the stream.
-  func decode(into frame: Frame) -> Bool {
+  /// The next decoded picture, moved into `frame` (its previous content is dropped), and where
+  /// it sits on the stream clock; nil at the end of the stream.
+  func decode(into frame: Frame) -> FrameStamp? {
     while !finished {
       let received = avcodec_receive_frame(codec.pointer, scratch.pointer)
-      if received == 0 {
-        decodedFrames += 1
-        if scratch.pointer.pointee.decode_error_flags != 0 { corruptPackets += 1 }
-        frame.unref()
-        av_frame_move_ref(frame.pointer, scratch.pointer)
-        return true
-      }
-      if received == AVCode.endOfFile {
+      switch FFmpegCall.status(received, "avcodec_receive_frame") {
+      case .success:
+        return take(into: frame)
+      case .endOfFile:
         finished = true
-        break
-      }
-      if received != AVCode.again {
-        // A damaged picture: count it and keep feeding packets.
+      case .again:
+        // A draining decoder never needs input again: wanting some means it is empty.
+        if draining { finished = true } else { feedOnePacket() }
+      case .failure:
+        // A damaged picture: count it and go on.
         corruptPackets += 1
+        if draining {
+          errorsWhileDraining += 1
+          if errorsWhileDraining > 64 { finished = true }
+        } else {
+          feedOnePacket()
+        }
       }
-      if flushed {
-        // A flushed decoder never needs input again: EAGAIN now, or error after error, means done.
-        errorsAfterFlush += 1
-        if received == AVCode.again || errorsAfterFlush > 64 { finished = true }
-        continue
-      }
-      feedOnePacket()
     }
-    return false
+    return nil
   }
 
   /// Moves to the key frame at or before `ticks` (stream time base, absolute) and empties the
-  /// decoder, so that the next decoded frames start there. False when the demuxer cannot seek.
+  /// decoder, so that the next decoded frames start there. False when the demuxer cannot seek
+  /// (nothing changes then).
   func seek(toTicks ticks: Int64) -> Bool {
-    let code = av_seek_frame(file.format.pointer, file.stream.pointee.index, ticks, AVSEEK_FLAG_BACKWARD)
-    guard code >= 0 else { return false }
+    let code = av_seek_frame(
+      file.format.pointer, file.stream.pointee.index, ticks, AVSEEK_FLAG_BACKWARD)
+    guard case .success = FFmpegCall.status(code, "av_seek_frame") else { return false }
     avcodec_flush_buffers(codec.pointer)
-    flushed = false
+    draining = false
     finished = false
-    errorsAfterFlush = 0
+    errorsWhileDraining = 0
+    lastStamp = nil
     return true
   }
 
-  /// Reads packets until one of our stream's is handed to the decoder, or flushes at the end.
+  /// Moves the picture just received into `frame` and stamps it.
+  private func take(into frame: Frame) -> FrameStamp {
+    decodedFrames += 1
+    if scratch.pointer.pointee.decode_error_flags != 0 { corruptPackets += 1 }
+    frame.unref()
+    av_frame_move_ref(frame.pointer, scratch.pointer)
+    let stamp = file.clock.stamp(frame, after: lastStamp)
+    lastStamp = stamp
+    return stamp
+  }
+
+  /// Hands the decoder the next packet it accepts, or starts draining at the end of the file.
   private func feedOnePacket() {
+    while readPacket() {
+      defer { packet.unref() }
+      if send(packet) { return }
+    }
+    startDraining()
+  }
+
+  /// Reads the next packet of our stream into `packet`; false at the end of the file, or where
+  /// the rest of it cannot be read (counted as damage).
+  private func readPacket() -> Bool {
     var retries = 0
     while true {
-      let read = av_read_frame(file.format.pointer, packet.pointer)
-      if read == AVCode.again && retries < 100 {
+      switch FFmpegCall.status(av_read_frame(file.format.pointer, packet.pointer), "av_read_frame")
+      {
+      case .success:
+        if packet.pointer.pointee.stream_index != file.stream.pointee.index {
+          packet.unref()
+          continue
+        }
+        if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
+        return true
+      case .again where retries < 100:
         retries += 1
-        continue
-      }
-      if read < 0 {
-        if read != AVCode.endOfFile { corruptPackets += 1 }
-        flushed = true
-        avcodec_send_packet(codec.pointer, nil)
-        return
-      }
-      defer { packet.unref() }
-      if packet.pointer.pointee.stream_index != file.stream.pointee.index { continue }
-      if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
-      let sent = avcodec_send_packet(codec.pointer, packet.pointer)
-      if sent < 0 && sent != AVCode.again {
+      case .endOfFile:
+        return false
+      case .again, .failure:
         corruptPackets += 1
-        continue
+        return false
       }
-      return
+    }
+  }
+
+  /// Sends `packet` to the decoder; false (and counted) when the decoder refuses it.
+  private func send(_ packet: Packet) -> Bool {
+    switch FFmpegCall.status(
+      avcodec_send_packet(codec.pointer, packet.pointer), "avcodec_send_packet")
+    {
+    case .success:
+      return true
+    case .again:
+      // Not expected: packets are sent only after every output was received, and FFmpeg
+      // promises that a send then succeeds. Back to receiving; the packet is lost, so counted.
+      corruptPackets += 1
+      return true
+    case .endOfFile, .failure:
+      corruptPackets += 1
+      return false
+    }
+  }
+
+  /// Tells the decoder the stream has ended, so that it gives out the pictures it still holds.
+  private func startDraining() {
+    draining = true
+    switch FFmpegCall.status(avcodec_send_packet(codec.pointer, nil), "avcodec_send_packet") {
+    case .success, .endOfFile:
+      break  // end-of-file: it was draining already
+    case .again, .failure:
+      // It cannot drain: the pictures it holds are lost, which is damage, and nothing follows.
+      corruptPackets += 1
+      finished = true
     }
   }
 }

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import LeamojiCore
 
 /// Every frame of a video in presentation order, for playing it: decode one frame at a time,
@@ -12,7 +11,6 @@ public final class VideoPlayback {
   private var lookahead = Frame()
   private var currentTime: Double? = nil
   private var lookaheadTime: Double? = nil
-  private var lastTicks: Int64? = nil
 
   /// Facts about the video.
   public var info: VideoInfo { file.info }
@@ -39,35 +37,28 @@ public final class VideoPlayback {
       currentTime = time
       return time
     }
-    guard decoder.decode(into: current) else {
-      currentTime = nil
-      return nil
-    }
-    currentTime = seconds(of: current)
+    currentTime = decoder.decode(into: current).map { file.clock.seconds($0.ticks) }
     return currentTime
   }
 
   /// The current frame (from the last `advance` or `seek`) as upright RGB at `size`.
   public func image(size: PixelSize) throws(MediaError) -> RGBImage {
-    guard currentTime != nil else { throw .corrupt(path: file.info.path, reason: "no decoded frame to show") }
-    let turns = file.info.rotation / 90
-    let scaled = turns % 2 == 1 ? PixelSize(width: size.height, height: size.width) : size
-    return try scaler.rgbImage(from: current.pointer, size: scaled, quarterTurns: turns)
+    guard currentTime != nil else {
+      throw .corrupt(path: file.info.path, reason: "no decoded frame to show")
+    }
+    return try scaler.uprightImage(from: current.pointer, size: size, clock: file.clock)
   }
 
   /// Moves to `time` seconds (clamped to the video) and makes the frame on screen at that time
   /// current; returns its presentation time, or nil when nothing can be decoded there.
   public func seek(to time: Double) -> Double? {
     let target = max(0, min(time, file.info.duration ?? time))
-    let base = file.timeBase
-    let ticks = Int64((target * Double(base.den) / Double(base.num)).rounded(.down)) + file.startTicks
-    guard decoder.seek(toTicks: ticks) else { return nil }
+    guard decoder.seek(toTicks: file.clock.absoluteTicks(atSeconds: target)) else { return nil }
     lookaheadTime = nil
-    lastTicks = nil
     var found: Double? = nil
-    // Decode forward: keep the last frame starting at or before the target.
-    while decoder.decode(into: lookahead) {
-      let t = seconds(of: lookahead)
+    // Decode forward from the key frame: keep the last frame starting at or before the target.
+    while let stamp = decoder.decode(into: lookahead) {
+      let t = file.clock.seconds(stamp.ticks)
       if t <= target || found == nil {
         swap(&current, &lookahead)
         found = t
@@ -79,19 +70,5 @@ public final class VideoPlayback {
     }
     currentTime = found
     return found
-  }
-
-  /// Presentation time of a decoded frame in seconds relative to the stream start; frames
-  /// without a timestamp continue from the previous one.
-  private func seconds(of frame: Frame) -> Double {
-    let f = frame.pointer.pointee
-    var ticks: Int64
-    if f.best_effort_timestamp != AVCode.noPTS {
-      ticks = f.best_effort_timestamp - file.startTicks
-    } else {
-      ticks = (lastTicks ?? -1) + max(1, f.pkt_duration)
-    }
-    lastTicks = ticks
-    return file.timeBase.seconds(ticks)
   }
 }

@@ -200,4 +200,20 @@ struct ImageCodecTests {
     #expect(FrameIndexPattern.frameIndex(in: small) == 2024)
     #expect(try ImageCodec.resize(picture, to: picture.size) == picture, "same size: unchanged")
   }
+
+  @Test("ImageCodec.decode reports missing, folder and non-image files by name")
+  func imageDecodeErrors() throws {
+    let missing = FixtureStore.shared.scratchURL("missing.png").path
+    #expect(
+      capture { () throws(MediaError) in try ImageCodec.decode(path: missing) }.failure
+        == .notFound(path: missing))
+    let folder = try BadInput.directory.make()
+    #expect(
+      capture { () throws(MediaError) in try ImageCodec.decode(path: folder) }.failure
+        == .isDirectory(path: folder))
+    let text = try BadInput.textNamedMP4.make()
+    let error = capture { () throws(MediaError) in try ImageCodec.decode(path: text) }.failure
+    #expect(error == .notMedia(path: text))
+    #expect(error?.description.contains(text) == true)
+  }
 }

@@ -4,8 +4,8 @@ import LeamojiVideo
 import Testing
 
 /// DESIGN.md: "Corrupt packets are skipped with a warning count; the analysis continues."
-@Suite("Corrupt packets")
-struct CorruptPacketTests {
+@Suite("StreamDecoder: corrupt packets")
+struct StreamDecoderTests {
   /// 8 s of H.264 at 25 fps with a key frame every second.
   static let recipe = Fixture.Recipe(
     frameCount: 200, rate: "25",
