@@ -8,7 +8,7 @@ struct LeamojiBench: ParsableCommand {
     commandName: "leamoji-bench",
     abstract: "Prints speed figures of leamoji's parts. Run a release build.",
     discussion: """
-      Exit status: 0 done, 1 a benchmark failed, 64 bad usage (or no benchmark named).
+      Exit status: 0 done, 1 a benchmark failed, 64 bad usage (no benchmark named).
 
       Examples:
         leamoji-bench cnn                        # every core, about 2 s per figure
