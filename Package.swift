@@ -50,10 +50,18 @@ let package = Package(
       ]
     ),
     // Benchmarks that print figures (`make bench-cnn`); speed is measured here, never in tests.
-    .executableTarget(name: "leamoji-bench", dependencies: ["LeamojiNN", "LeamojiCore"]),
+    .executableTarget(
+      name: "leamoji-bench",
+      dependencies: [
+        "LeamojiNN", "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     // The mutation fuzzer (`make fuzz`): mutates sample inputs and runs the built leamoji on each,
     // counting crashes, hangs and clear errors. Talks to leamoji only as a separate process.
-    .executableTarget(name: "leamoji-fuzz", dependencies: ["LeamojiCore"]),
+    .executableTarget(
+      name: "leamoji-fuzz",
+      dependencies: ["LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore"]),

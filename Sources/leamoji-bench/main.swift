@@ -1,26 +1,70 @@
+import ArgumentParser
 import Foundation
 
-/// `leamoji-bench cnn [--threads N] [--seconds S]`: prints speed figures. Run a release build
-/// (`make bench-cnn`).
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// leamoji-bench: benchmarks that print figures. Speed is measured here, never in the tests;
+/// run a release build (`make bench-cnn`).
+struct LeamojiBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "leamoji-bench",
+    abstract: "Prints speed figures of leamoji's parts. Run a release build.",
+    discussion: """
+      Exit status: 0 done, 1 a benchmark failed, 64 bad usage (no benchmark named).
 
-func value(of flag: String, default fallback: Double) -> Double {
-  guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count, let v = Double(arguments[i + 1]) else {
-    return fallback
+      Examples:
+        leamoji-bench cnn                        # every core, about 2 s per figure
+        leamoji-bench cnn --threads 1 --seconds 5
+      """,
+    subcommands: [CNN.self]
+  )
+
+  /// Without a benchmark there is nothing to measure: bad usage, as before ArgumentParser.
+  func run() throws {
+    throw ValidationError("name a benchmark: cnn")
   }
-  return v
 }
 
-switch arguments.first {
-case "cnn":
-  let threads = Int(value(of: "--threads", default: Double(ProcessInfo.processInfo.activeProcessorCount)))
-  do {
-    try CNNBenchmark(threads: max(1, threads), seconds: value(of: "--seconds", default: 2)).run()
-  } catch {
-    FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
-    exit(1)
+extension LeamojiBench {
+  /// `leamoji-bench cnn`: the default network's speed.
+  struct CNN: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "cnn",
+      abstract: "The default network: inference at batch 1 and 32, training, convolution GFLOP/s.",
+      discussion: """
+        Also prints the forward FLOPs per image, layer by layer.
+
+        Examples:
+          leamoji-bench cnn
+          leamoji-bench cnn --threads 2 --seconds 0.5   # a quick look
+        """
+    )
+
+    @Option(
+      help: ArgumentHelp(
+        "Worker threads. (default: number of cores)", valueName: "n"))
+    var threads: Int?
+
+    @Option(
+      help: ArgumentHelp(
+        "How long each figure is measured, after one warm-up run.", valueName: "seconds"))
+    var seconds = 2.0
+
+    func validate() throws {
+      guard threads.map({ $0 >= 1 }) ?? true else {
+        throw ValidationError("--threads must be at least 1")
+      }
+      guard seconds >= 0 else { throw ValidationError("--seconds must not be negative") }
+    }
+
+    func run() throws {
+      let workers = threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+      do {
+        try CNNBenchmark(threads: workers, seconds: seconds).run()
+      } catch {
+        FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
+        throw ExitCode.failure
+      }
+    }
   }
-default:
-  FileHandle.standardError.write(Data("usage: leamoji-bench cnn [--threads N] [--seconds S]\n".utf8))
-  exit(64)
 }
+
+LeamojiBench.main()

@@ -4,7 +4,7 @@ import Foundation
 /// folder, runs the campaign, shrinks what failed if asked, prints the summary and chooses the
 /// exit status.
 struct FuzzRun {
-  let options: Options
+  let options: LeamojiFuzz
 
   func run() throws(FuzzError) -> Int32 {
     let executableFolder = Self.executableFolder()
@@ -20,8 +20,11 @@ struct FuzzRun {
     let seeds = try SeedSet(root: root, clipSeconds: options.clipSeconds, leamoji: leamoji, folder: work)
     let sweep = options.sweep ? Sweep(seeds: seeds, targets: options.targets) : nil
     let maker = CaseMaker(seeds: seeds, targets: options.targets, runSeed: options.seed, sweep: sweep)
-    var replay = "--seed \(options.seed) --targets \(options.targets.map(\.rawValue).joined(separator: ","))"
-    if options.clipSeconds != Options.defaultClipSeconds { replay += " --clip \(options.clipSeconds)" }
+    let targetList = options.targets.map(\.rawValue).joined(separator: ",")
+    var replay = "--seed \(options.seed) --targets \(targetList)"
+    if options.clipSeconds != LeamojiFuzz.defaultClipSeconds {
+      replay += " --clip \(options.clipSeconds)"
+    }
     if let root = options.root { replay += " --root \(Keeper.quoted(root))" }
     if options.sweep { replay += " --sweep" }
     let keeper = Keeper(folder: Self.absolute(options.keep), runSeed: options.seed, replayArguments: replay, seeds: seeds)

@@ -17,7 +17,9 @@ struct SceneClipTests {
     #expect(Self.clip.mood(atFrame: 19) == .happy)
     #expect(Self.clip.mood(atFrame: 20) == .scary)
     #expect(Self.clip.mood(atFrame: 59) == .neutral)
-    let fractional = SceneClip(script: [SceneClip.Segment(.neutral, seconds: 1.5), .init(.happy, seconds: 0.7)], seed: 1, size: Self.size)
+    let fractional = SceneClip(
+      script: [SceneClip.Segment(.neutral, seconds: 1.5), .init(.happy, seconds: 0.7)], seed: 1,
+      size: Self.size)
     #expect(fractional.frameCount == 55)  // 2.2 s at 25 fps
     #expect(fractional.labelsPerSecond == [.neutral, .neutral, .happy])  // at t = 0, 1, 2 s
   }
@@ -31,12 +33,23 @@ struct SceneClipTests {
 
   @Test("frames are reproducible and have the clip's size")
   func reproducible() {
-    let again = SceneClip(script: [(.happy, 2), (.scary, 3), (.neutral, 1)], seed: 77, size: Self.size, fps: 10)
+    let again = SceneClip(
+      script: [(.happy, 2), (.scary, 3), (.neutral, 1)], seed: 77, size: Self.size, fps: 10)
     for i in [0, 13, 20, 49, 59] {
       let frame = Self.clip.frame(at: i)
       #expect(frame == again.frame(at: i))
       #expect(frame.size == Self.size)
     }
+  }
+
+  @Test("frames are pinned by digest: shots, camera moves, motion and grain stay bit for bit")
+  func pinnedFrames() {
+    let clip = SceneClip(
+      script: [(.happy, 2), (.scary, 3), (.neutral, 1)], seed: 77,
+      size: PixelSize(width: 96, height: 54), fps: 10)
+    var bytes: [UInt8] = []
+    for i in [0, 7, 19, 20, 33, 49, 50, 59] { bytes += clip.frame(at: i).pixels }
+    #expect(SHA256.hex(bytes) == "8ac082fba01143316170b70feca9b55bf6175f04a9371c553a0032d3b17faf16")
   }
 
   @Test("consecutive frames within a shot are similar but not frozen")

@@ -28,7 +28,8 @@ enum ImageMetrics {
   /// Fraction of pixels whose luma is below `threshold` (0...1).
   static func darkFraction(_ image: RGBImage, below threshold: Double = 0.1) -> Double {
     var count = 0
-    for i in stride(from: 0, to: image.pixels.count, by: 3) where luma(image.pixels, i) < threshold {
+    for i in stride(from: 0, to: image.pixels.count, by: 3)
+    where luma(image.pixels, i) < threshold {
       count += 1
     }
     return Double(count) / Double(image.width * image.height)

@@ -1,9 +1,8 @@
-import Foundation
 import Testing
 
 @testable import LeamojiScenes
 
-@Suite("SceneRandom and portable maths")
+@Suite("SceneRandom")
 struct SceneRandomTests {
   @Test("the same seed gives the same stream, a different seed another")
   func determinism() {
@@ -65,19 +64,5 @@ struct SceneRandomTests {
     for _ in 0..<9000 { counts[rng.weightedIndex([1, 0, 2])] += 1 }
     #expect(counts[1] == 0)
     #expect(abs(Double(counts[2]) / Double(counts[0]) - 2) < 0.2)
-  }
-
-  @Test("portable sin, cos and log agree with the platform's libm")
-  func portableMath() {
-    var x = -40.0
-    while x < 40 {
-      #expect(abs(PortableMath.sin(x) - Foundation.sin(x)) < 1e-12)
-      #expect(abs(PortableMath.cos(x) - Foundation.cos(x)) < 1e-12)
-      x += 0.137
-    }
-    for v in [1e-300, 1e-9, 0.001, 0.5, 0.999, 1, 1.5, 2, 10, 12345.678, 1e200] {
-      #expect(abs(PortableMath.log(v) - Foundation.log(v)) <= 1e-12 * max(1, abs(Foundation.log(v))))
-    }
-    #expect(PortableMath.log(1) == 0)
   }
 }

@@ -8,7 +8,8 @@ struct DatasetTests {
   func layout() {
     let items = datasetItems(perClass: 5, split: .train, seed: 1)
     #expect(items.count == 15)
-    #expect(items.map(\.mood) == Array(repeating: Mood.happy, count: 5) + Array(repeating: .neutral, count: 5) + Array(repeating: .scary, count: 5))
+    let moods: [Mood] = [.happy, .neutral, .scary]
+    #expect(items.map(\.mood) == moods.flatMap { Array(repeating: $0, count: 5) })
     #expect(items.prefix(5).map(\.index) == [0, 1, 2, 3, 4])
     #expect(items[0].fileName == "happy-00000.png")
     #expect(items[14].fileName == "scary-00004.png")
@@ -34,14 +35,16 @@ struct DatasetTests {
     }
   }
 
-  @Test("the layout is deterministic, depends on the seed, and growing it keeps earlier items")
+  @Test("the layout is deterministic, depends on the seed; growing it keeps earlier items")
   func stable() {
-    #expect(datasetItems(perClass: 20, split: .test, seed: 9) == datasetItems(perClass: 20, split: .test, seed: 9))
-    #expect(datasetItems(perClass: 20, split: .test, seed: 9) != datasetItems(perClass: 20, split: .test, seed: 10))
+    let nine = datasetItems(perClass: 20, split: .test, seed: 9)
+    #expect(nine == datasetItems(perClass: 20, split: .test, seed: 9))
+    #expect(nine != datasetItems(perClass: 20, split: .test, seed: 10))
     let small = datasetItems(perClass: 10, split: .train, seed: 4)
     let large = datasetItems(perClass: 30, split: .train, seed: 4)
     for mood in Mood.allCases {
-      #expect(small.filter { $0.mood == mood } == Array(large.filter { $0.mood == mood }.prefix(10)))
+      let grown = large.filter { $0.mood == mood }.prefix(10)
+      #expect(small.filter { $0.mood == mood } == Array(grown))
     }
   }
 }
