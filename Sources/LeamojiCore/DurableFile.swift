@@ -60,7 +60,9 @@ public struct DurableFile: Sendable {
   /// - Parameter replacing: when false, an existing file is an error and stays as it is.
   /// - Throws: `DurableFileError` naming the file with the system's reason.
   public func write(_ bytes: [UInt8], replacing: Bool = true) throws(DurableFileError) {
-    if !replacing, access(path, F_OK) == 0 { throw .writing(path, refused: "the file already exists") }
+    if !replacing, access(path, F_OK) == 0 {
+      throw .writing(path, refused: "the file already exists")
+    }
     TemporaryFiles.sweepOnce(folder)
     var existing = stat()
     let exists = stat(path, &existing) == 0

@@ -25,7 +25,8 @@ public struct DurableFileError: Error, CustomStringConvertible, Equatable, Senda
   /// A write that failed in a system call with `code` (`errno`); `doing` words the step.
   static func writing(_ path: String, _ doing: String, code: Int32) -> DurableFileError {
     let reason = systemReason(code)
-    return DurableFileError(path: path, problem: "\(doing): \(reason)", reason: reason, whileWriting: true)
+    return DurableFileError(
+      path: path, problem: "\(doing): \(reason)", reason: reason, whileWriting: true)
   }
 
   /// A write refused for a reason of leamoji's own (no `errno`).

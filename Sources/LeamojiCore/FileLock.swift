@@ -26,7 +26,9 @@ public final class FileLock: @unchecked Sendable {
   /// - Parameter naming: the file the lock protects, named in errors (default: `path`).
   /// - Throws: `DurableFileError` naming `naming`, e.g.
   ///   `cannot create the lock file .x.lock: Permission denied`.
-  public static func acquire(_ path: String, naming: String? = nil) throws(DurableFileError) -> FileLock {
+  public static func acquire(_ path: String, naming: String? = nil) throws(DurableFileError)
+    -> FileLock
+  {
     let named = naming ?? path
     var descriptor = retryingInterrupted { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
     if descriptor < 0 && errno == EACCES {

@@ -29,7 +29,8 @@ final class TemporaryFiles: @unchecked Sendable {
   /// A new temporary name for the file `name` (no folder), for process `pid`.
   static func name(for name: String, pid: Int32 = getpid()) -> String {
     let random = String(UInt64.random(in: .min ... .max), radix: 16)
-    let tail = marker + "\(pid)-" + String(repeating: "0", count: 16 - random.count) + random + ".tmp"
+    let tail =
+      marker + "\(pid)-" + String(repeating: "0", count: 16 - random.count) + random + ".tmp"
     // 255 bytes is NAME_MAX on Linux file systems; the dot and the tail must fit.
     var head = Array(name.utf8)
     if 1 + head.count + tail.utf8.count > 255 { head = Array(head.prefix(254 - tail.utf8.count)) }
@@ -134,7 +135,9 @@ final class TemporaryFiles: @unchecked Sendable {
   /// and that no live writer holds locked. Returns the names removed.
   @discardableResult
   static func sweep(_ folder: String) -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      return []
+    }
     var removed: [String] = []
     for name in names where isTemporaryName(name) {
       let path = folder + "/" + name

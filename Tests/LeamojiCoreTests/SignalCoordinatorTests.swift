@@ -101,7 +101,9 @@ struct SignalCoordinatorTests {
       var action = sigaction()
       sigaction(signal, nil, &action)
       let handler = unsafeBitCast(action.__sigaction_handler, to: Int.self)
-      #expect(handler != unsafeBitCast(SIG_DFL, to: Int.self) && handler != unsafeBitCast(SIG_IGN, to: Int.self))
+      #expect(
+        handler != unsafeBitCast(SIG_DFL, to: Int.self)
+          && handler != unsafeBitCast(SIG_IGN, to: Int.self))
       #expect(action.sa_flags & Int32(SA_RESTART) != 0, "interrupted reads and writes resume")
     }
     #expect(SignalCoordinator.shared.count(.takeOver) >= 1)

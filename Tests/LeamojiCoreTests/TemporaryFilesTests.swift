@@ -29,26 +29,28 @@ struct TemporaryFilesTests {
     #expect(name.hasPrefix(".éé"))
   }
 
-  @Test("what counts as a temporary name", arguments: [
-    (".MovieData.json.leamoji-4242-1f2e3d.tmp", true),
-    (".a.leamoji-1-0.tmp", true),
-    (".a.leamoji-b.leamoji-12-ff.tmp", true),
-    (".MovieData.json.4242.99.tmp", false),
-    ("MovieData.json.leamoji-4242-1f.tmp", false),
-    (".leamoji-4242-1f.tmp", false),
-    (".a.leamoji-42a-1f.tmp", false),
-    (".a.leamoji-42-1g.tmp", false),
-    (".a.leamoji--1f.tmp", false),
-    (".a.leamoji-42-.tmp", false),
-    (".a.leamoji-42-1f-3.tmp", false),
-    (".a.leamoji-42-1f.tmpx", false),
-    ("notes.tmp", false),
-  ])
+  @Test(
+    "what counts as a temporary name",
+    arguments: [
+      (".MovieData.json.leamoji-4242-1f2e3d.tmp", true),
+      (".a.leamoji-1-0.tmp", true),
+      (".a.leamoji-b.leamoji-12-ff.tmp", true),
+      (".MovieData.json.4242.99.tmp", false),
+      ("MovieData.json.leamoji-4242-1f.tmp", false),
+      (".leamoji-4242-1f.tmp", false),
+      (".a.leamoji-42a-1f.tmp", false),
+      (".a.leamoji-42-1g.tmp", false),
+      (".a.leamoji--1f.tmp", false),
+      (".a.leamoji-42-.tmp", false),
+      (".a.leamoji-42-1f-3.tmp", false),
+      (".a.leamoji-42-1f.tmpx", false),
+      ("notes.tmp", false),
+    ])
   func rule(name: String, matches: Bool) {
     #expect(TemporaryFiles.isTemporaryName(name) == matches)
   }
 
-  @Test("the sweep removes unlocked temporaries only: not a locked one, a link, a folder, nor other names")
+  @Test("the sweep removes unlocked temporaries only: not a locked one, a link, a folder, others")
   func sweep() throws {
     let folder = try Scratch("sweep")
     defer { folder.remove() }

@@ -139,7 +139,7 @@ struct TerminalSessionTests {
     #expect(MonotonicClock().now() - start >= TerminalSession.escapeTimeout * 0.9)
   }
 
-  @Test("window size from TIOCGWINSZ; SIGWINCH and SIGTERM only set flags (SIGTERM via the coordinator)")
+  @Test("window size from TIOCGWINSZ; SIGWINCH and SIGTERM (via the coordinator) only set flags")
   func sizeAndSignals() throws {
     let pty = try PseudoTerminal()
     pty.setSize(columns: 120, rows: 40)
