@@ -41,6 +41,7 @@ public struct DurableFile: Sendable {
   /// Steps of `write` that fail on purpose (tests only).
   public var failingSteps: Set<Step> = []
 
+  /// The file at `path`; nothing is opened until `write`, `readIfPresent` or `lock`.
   public init(_ path: String) {
     self.path = path
   }

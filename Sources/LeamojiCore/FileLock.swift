@@ -9,7 +9,7 @@
 ///
 /// A `flock` belongs to an open file description: two `FileLock`s on one path exclude each
 /// other even within one process.
-public final class FileLock: @unchecked Sendable {
+public final class FileLock {
   /// The lock file.
   public let path: String
   private var descriptor: Int32
