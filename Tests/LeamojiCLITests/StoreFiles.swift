@@ -6,7 +6,8 @@ import Testing
   import Glibc
 #endif
 
-/// Files, processes and locks for the store tests.
+/// Files, processes and locks for the store tests (the clock, CPU time and inotify watcher of
+/// the kill -9 experiment follow below).
 enum StoreFiles {
   /// A 1-second 64x36 clip and a tiny model (8x8 input, trained for one epoch on 6 generated
   /// scenes): an `analyze` run with them spends its time in the store, not in the network.
@@ -201,5 +202,72 @@ struct Tmpfs {
 
   func unmount() {
     _ = try? CLI.run("umount", [url.path])
+  }
+}
+
+/// New names in a folder, from inotify (IN_CREATE).
+final class DirectoryWatcher {
+  private let descriptor: Int32
+
+  init(_ folder: String) throws {
+    descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    guard descriptor >= 0 else {
+      throw HarnessError("inotify_init1: \(String(cString: strerror(errno)))")
+    }
+    guard inotify_add_watch(descriptor, folder, UInt32(IN_CREATE)) >= 0 else {
+      close(descriptor)
+      throw HarnessError("inotify_add_watch \(folder): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// The names created since the last call, waiting up to `milliseconds` for the first.
+  func created(waitingUpTo milliseconds: Int32) -> [String] {
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    _ = poll(&request, 1, milliseconds)
+    var names: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count <= 0 { return names }
+      // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
+      var offset = 0
+      while offset + 16 <= count {
+        let length = Int(
+          buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+        let name = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+        names.append(String(decoding: name, as: UTF8.self))
+        offset += 16 + length
+      }
+    }
+  }
+}
+
+/// CPU seconds (user + system) of this process and of its reaped children.
+enum CPUTime {
+  static var own: Double { seconds(RUSAGE_SELF) }
+  static var children: Double { seconds(RUSAGE_CHILDREN) }
+
+  private static func seconds(_ who: __rusage_who) -> Double {
+    var usage = rusage()
+    guard getrusage(__rusage_who_t(who.rawValue), &usage) == 0 else { return 0 }
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+      usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+  }
+}
+
+/// Monotonic nanoseconds.
+enum Clock {
+  static let millisecond: UInt64 = 1_000_000
+  static let second: UInt64 = 1_000_000_000
+  static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+  static func sleep(until time: UInt64) {
+    let current = now
+    guard time > current else { return }
+    var request = timespec(
+      tv_sec: Int(time - current) / 1_000_000_000, tv_nsec: Int(time - current) % 1_000_000_000)
+    _ = nanosleep(&request, nil)
   }
 }
