@@ -22,18 +22,19 @@ let package = Package(
       pkgConfig: "libavformat libavcodec libswscale libavutil",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "pkg-config"])]
     ),
-    // Plain values shared by every module (RGB images, sizes). No FFmpeg, no I/O.
+    // Plain values shared by every module (RGB images, sizes), the one durable-file writer and the
+    // one owner of termination signals. No FFmpeg.
     .target(name: "LeamojiCore"),
     // Every FFmpeg pointer: opening media, decoding, per-second sampling, still images in and out.
     .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
     // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift
-    // (Core only for its seeded random generator).
+    // (Core for its seeded random generator and durable file writes).
     .target(name: "LeamojiNN", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
     // Markers from per-second scores, the MovieData.json document and its locked store, and
-    // subtitles. Pure Swift: no FFmpeg, no terminal (Core only for writing whole buffers).
+    // subtitles. Pure Swift: no FFmpeg, no terminal (Core for durable file writes and locks).
     .target(name: "LeamojiTimeline", dependencies: ["LeamojiCore"]),
     // The terminal player's parts: half-block canvas, overlay, cues, pacing, terminal session.
     // No FFmpeg, no network code.
@@ -66,7 +67,7 @@ let package = Package(
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
-    .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline"]),
+    .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
     .testTarget(name: "LeamojiTerminalTests", dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
     .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 /// The contents of a safetensors file: named float32 tensors plus string metadata.
 ///
@@ -49,13 +50,14 @@ public struct SafetensorsFile: Equatable, Sendable {
     return bytes
   }
 
-  /// Writes `encoded()` to `url` atomically (temporary file, then rename).
-  /// - Throws: `ModelFileError` with `.writeFailed` naming the file.
+  /// Writes `encoded()` to `url` with `DurableFile`: readers and crashes see the old file or
+  /// the whole new one, and an existing file keeps its permissions.
+  /// - Throws: `ModelFileError` with `.writeFailed` naming the file and the system's reason.
   public func write(to url: URL) throws(ModelFileError) {
     do {
-      try Data(encoded()).write(to: url, options: .atomic)
+      try DurableFile(url.path).write(encoded())
     } catch {
-      throw ModelFileError(path: url.path, problem: .writeFailed(reason: error.localizedDescription))
+      throw ModelFileError(path: url.path, problem: .writeFailed(reason: error.reason))
     }
   }
 

@@ -1,3 +1,5 @@
+import LeamojiCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -21,9 +23,10 @@ public struct TerminalSize: Equatable, Sendable {
 ///
 /// Restoring happens exactly once, whichever comes first: `restore()` (call it on every way
 /// out: normal end, q / Esc, a termination signal, a thrown error — e.g. `defer`), `deinit`,
-/// the `atexit` hook (a stray `exit()`), or a crash signal. Signal handlers for SIGINT,
-/// SIGTERM and SIGHUP only set a flag (`terminationSignal`); SIGWINCH sets `takeResize()`.
-/// Use one session at a time, from the main thread.
+/// the `atexit` hook (a stray `exit()`), or a crash signal. While the session runs it takes
+/// SIGINT, SIGTERM and SIGHUP over from `SignalCoordinator`: they only set a flag
+/// (`terminationSignal`), and the caller restores and exits with 128 + signal. SIGWINCH sets
+/// `takeResize()`. Use one session at a time, from the main thread.
 public final class TerminalSession {
   /// How long a lone ESC waits for the rest of an escape sequence before it counts as Esc.
   public static let escapeTimeout = 0.03
@@ -34,6 +37,8 @@ public final class TerminalSession {
   public let output: TerminalOutput
   private var saved = termios()
   private var restored = false
+  /// The session's place among the termination-signal participants, while it runs.
+  private var takeOver: SignalCoordinator.Registration? = nil
   /// Input bytes read but not parsed yet (an unfinished escape sequence).
   private var pending: [UInt8] = []
 
@@ -62,6 +67,7 @@ public final class TerminalSession {
     restored = false
     TerminalSignals.prepare(input: input, output: output, saved: saved)
     TerminalSignals.install()
+    takeOver = SignalCoordinator.register(.takeOver) { TerminalSignals.noteTermination($0) }
     TerminalSignals.active.store(true, ordering: .releasing)
     do throws(TerminalError) {
       var raw = Self.rawMode(from: saved)
@@ -86,8 +92,8 @@ public final class TerminalSession {
     return TerminalSize(columns: Int(ws.ws_col), rows: Int(ws.ws_row))
   }
 
-  /// The termination signal received (SIGINT, SIGTERM or SIGHUP), if any: leave the loop,
-  /// `restore()`, exit with `128 + signal`.
+  /// The termination signal received while the session ran (SIGINT, SIGTERM or SIGHUP), if
+  /// any: leave the loop, `restore()`, exit with `128 + signal`.
   public var terminationSignal: Int32? {
     let signal = TerminalSignals.termination.load(ordering: .relaxed)
     return signal == 0 ? nil : signal
@@ -119,7 +125,8 @@ public final class TerminalSession {
   }
 
   /// Gives the terminal back: default attributes, autowrap, cursor, normal screen, the saved
-  /// settings (pending input discarded), the previous signal handlers. Safe to call repeatedly.
+  /// settings (pending input discarded), the previous signal handlers; then termination
+  /// signals end the process again (`SignalCoordinator`). Safe to call repeatedly.
   public func restore() {
     guard !restored else { return }
     restored = true
@@ -128,6 +135,8 @@ public final class TerminalSession {
       _ = tcsetattr(inputFD, TCSAFLUSH, &saved)
     }
     TerminalSignals.uninstall()
+    takeOver?.cancel()
+    takeOver = nil
     TerminalSignals.release()
   }
 

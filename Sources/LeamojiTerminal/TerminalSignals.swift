@@ -1,3 +1,4 @@
+import LeamojiCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,15 +12,16 @@ import Synchronization
 /// Process-wide state shared between a `TerminalSession`, its signal handlers and the `atexit`
 /// hook. One session at a time; set up and torn down from the main thread.
 ///
-/// The handlers for SIGINT, SIGTERM, SIGHUP and SIGWINCH only store into an atomic (and write
-/// one byte to a wake pipe so a waiting `poll` returns at once); the main loop sees the flag
-/// and restores the terminal itself. The only exception is a crash signal
-/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), after which no main loop will run: its handler
-/// restores the terminal with async-signal-safe calls only (`write`, `tcsetattr`, from data
-/// prepared in advance), puts the previous handler back and returns, so the fault repeats
-/// and the runtime's own crash report (or the default action) follows.
+/// SIGINT, SIGTERM and SIGHUP belong to `SignalCoordinator`: the session registers with it to
+/// take them over, and `noteTermination` (on the coordinator's thread) records the signal and
+/// wakes the player's `poll`; the main loop sees the flag and restores the terminal itself.
+/// The session's own handlers: SIGWINCH only stores into an atomic (and writes one byte to the
+/// wake pipe); a crash signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT), after which no main
+/// loop will run, restores the terminal with async-signal-safe calls only (`write`,
+/// `tcsetattr`, from data prepared in advance), puts the previous handler back and returns, so
+/// the fault repeats and the runtime's own crash report (or the default action) follows.
 enum TerminalSignals {
-  /// The last termination signal received (SIGINT, SIGTERM or SIGHUP); 0 for none.
+  /// The last termination signal handed over (SIGINT, SIGTERM or SIGHUP); 0 for none.
   static let termination = Atomic<Int32>(0)
   /// Set by SIGWINCH, cleared by `TerminalSession.takeResize()`.
   static let resized = Atomic<Bool>(false)
@@ -45,7 +47,7 @@ enum TerminalSignals {
   nonisolated(unsafe) static var wakeRead: Int32 = -1
   nonisolated(unsafe) private(set) static var wakeWrite: Int32 = -1
 
-  static let flagSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+  static let flagSignals: [Int32] = [SIGWINCH]
   static let crashSignals: [Int32] = {
     var signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT]
     #if arch(arm64)
@@ -98,7 +100,15 @@ enum TerminalSignals {
     }
   }
 
-  /// Installs the flag handlers and the crash handlers, remembering the previous ones.
+  /// Records a termination signal handed over by `SignalCoordinator` and wakes a waiting
+  /// `poll` (one byte into the wake pipe).
+  static func noteTermination(_ signal: Int32) {
+    termination.store(signal, ordering: .relaxed)
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  /// Installs the resize handler and the crash handlers, remembering the previous ones.
   static func install() {
     termination.store(0, ordering: .relaxed)
     resized.store(false, ordering: .relaxed)
@@ -140,14 +150,10 @@ enum TerminalSignals {
   }
 }
 
-/// SIGINT, SIGTERM, SIGHUP: remember the signal. SIGWINCH: remember the resize. Then one byte
-/// into the wake pipe (async-signal-safe `write`, errno preserved). Nothing else.
-private let flagHandler: @convention(c) (Int32) -> Void = { signal in
-  if signal == SIGWINCH {
-    TerminalSignals.resized.store(true, ordering: .relaxed)
-  } else {
-    TerminalSignals.termination.store(signal, ordering: .relaxed)
-  }
+/// SIGWINCH: remember the resize, then one byte into the wake pipe (async-signal-safe `write`,
+/// errno preserved). Nothing else.
+private let flagHandler: @convention(c) (Int32) -> Void = { _ in
+  TerminalSignals.resized.store(true, ordering: .relaxed)
   let savedErrno = errno
   var byte: UInt8 = 1
   _ = write(TerminalSignals.wakeWrite, &byte, 1)

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 #if canImport(Glibc)
   import Glibc
@@ -42,30 +43,31 @@ public struct MergeResult: Equatable, Sendable {
 ///   (`.MovieData.json.lock`, created once and left in place: deleting it would let two
 ///   processes lock different files), reads the current file, replaces the entries with the
 ///   updated ids, keeps every other entry as it was (all its keys, including keys leamoji does
-///   not know), sorts by id, writes `.MovieData.json.<pid>.<random>.tmp` in the same folder,
-///   `fsync`s it, renames it over the JSON and `fsync`s the folder. Readers and crashes see the
-///   old or the new file, never a half-written one.
+///   not know), sorts by id and writes the result with `DurableFile` (temporary file in the
+///   same folder, `fsync`, `rename`, `fsync` of the folder; permissions and owner kept).
+///   Readers and crashes see the old or the new file, never a half-written one.
 /// * A malformed existing file is an error naming it and is left byte-for-byte untouched.
-/// * Stale temporary files: temporary files are only created while the lock is held, so any
-///   `.<name>.*.tmp` present when `merge` has just taken the lock was left by a process that
-///   was killed mid-write; `merge` removes them then, so they never accumulate.
+/// * Temporary files of runs killed mid-write are removed by `DurableFile`'s sweep.
 /// * A symbolic link at `path` is followed: the file it points to is replaced, not the link.
 public struct MovieStore: Sendable {
   /// The JSON file, as given (used in error messages).
   public let path: String
-  /// Steps of the atomic replace that fail on purpose (tests only).
-  var failingSteps: Set<FileIO.Step> = []
+  /// Steps of the durable write that fail on purpose (tests only).
+  var failingSteps: Set<DurableFile.Step> = []
 
   public init(path: String) {
     self.path = path
   }
 
   /// The lock file beside the JSON: `.<name>.lock`.
-  public var lockPath: String { Location(path).lockPath }
+  public var lockPath: String { target.lockPath }
+
+  /// The JSON actually read and replaced: `path`, or the file a link at `path` leads to.
+  private var target: DurableFile { DurableFile(DurableFile.followingLinks(path)) }
 
   /// The movies in the file, in file order; a missing (or empty) file has none.
   public func read() throws(MovieDataError) -> [Movie] {
-    try readEntries(Location(path)).map(\.movie)
+    try readEntries(target).map(\.movie)
   }
 
   /// Stores `updates` (see the type's description) and returns what was stored.
@@ -75,27 +77,26 @@ public struct MovieStore: Sendable {
   /// have the same id, only the last one is stored (and reported).
   @discardableResult
   public func merge(_ updates: [MovieUpdate]) throws(MovieDataError) -> MergeResult {
-    let location = Location(path)
+    var file = target
     // Several updates for one id: only the last counts.
     let updates = updates.enumerated().filter { index, update in
       !updates[(index + 1)...].contains { $0.movie.id == update.movie.id }
     }.map(\.element)
     try MovieData.validate(updates.map(\.movie), path: path)
-    guard FileIO.isFolder(location.folder) else {
-      throw MovieDataError(path: path, problem: "the folder \(location.folder) does not exist")
+    guard Self.isFolder(file.folder) else {
+      throw MovieDataError(path: path, problem: "the folder \(file.folder) does not exist")
     }
-    let lock: Int32
+    let lock: FileLock
     do {
-      lock = try FileIO.lock(location.lockPath)
+      lock = try file.lock()
     } catch {
-      throw MovieDataError(path: path, problem: error.message)
+      throw MovieDataError(path: path, problem: error.problem)
     }
-    defer { close(lock) }
-    removeStaleTemporaryFiles(location)
+    defer { lock.release() }
 
     var entries: [String: [String: RawJSON]] = [:]
     var existing: [String: Movie] = [:]
-    for entry in try readEntries(location) {
+    for entry in try readEntries(file) {
       entries[entry.movie.id] = entry.raw
       existing[entry.movie.id] = entry.movie
     }
@@ -116,52 +117,31 @@ public struct MovieStore: Sendable {
       stored.append(movie)
     }
     let document = try MovieData.encode(raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
-    let temporary = location.sibling(".\(location.fileName).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
+    file.failingSteps = failingSteps
     do {
-      try FileIO.replace(location.target, with: [UInt8](document), temporary: temporary, failing: failingSteps)
+      try file.write([UInt8](document))
     } catch {
-      throw MovieDataError(path: path, problem: error.message)
+      throw MovieDataError(path: path, problem: error.problem)
     }
     return MergeResult(movies: stored, replacedIDs: replaced)
   }
 
   // MARK: - Internals
 
-  /// Where the files are: the JSON actually read and replaced (`path`, or what it links to),
-  /// its folder and its siblings.
-  private struct Location {
-    let target: String
-    let folder: String
-    let fileName: String
-
-    init(_ path: String) {
-      target = FileIO.followingLinks(path)
-      folder = FileIO.folderPath(of: target)
-      fileName = (target as NSString).lastPathComponent
-    }
-
-    var lockPath: String { sibling(".\(fileName).lock") }
-
-    func sibling(_ name: String) -> String { folder + "/" + name }
-  }
-
-  private func readEntries(_ location: Location) throws(MovieDataError) -> [MovieData.Entry] {
+  private func readEntries(_ file: DurableFile) throws(MovieDataError) -> [MovieData.Entry] {
     let bytes: [UInt8]?
     do {
-      bytes = try FileIO.readIfPresent(location.target)
+      bytes = try file.readIfPresent()
     } catch {
-      throw MovieDataError(path: path, problem: error.message)
+      throw MovieDataError(path: path, problem: error.problem)
     }
     guard let bytes else { return [] }
     return try MovieData.parse(Data(bytes), path: path)
   }
 
-  /// Removes `.<name>.*.tmp` files; called only while holding the lock (see the type's notes).
-  private func removeStaleTemporaryFiles(_ location: Location) {
-    let prefix = ".\(location.fileName)."
-    for name in FileIO.names(in: location.folder)
-    where name.hasPrefix(prefix) && name.hasSuffix(".tmp") && name.count > prefix.count + 4 {
-      FileIO.removeFile(location.sibling(name))
-    }
+  /// Whether `path` is an existing folder.
+  private static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 }

@@ -74,7 +74,7 @@ struct AnalysisPlan: Sendable {
   private func write(_ bytes: [UInt8], name: String) throws {
     let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
     do {
-      try AtomicFile.write(bytes, to: path)
+      try DurableFile(path).write(bytes)
     } catch {
       throw CommandFailure(error)
     }

@@ -38,7 +38,7 @@ struct CommandFailure: Error {
     }
   }
 
-  init(_ error: AtomicFile.WriteError) {
+  init(_ error: DurableFileError) {
     self.init(error.description, status: .cannotWrite)
   }
 }

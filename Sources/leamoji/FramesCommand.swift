@@ -62,7 +62,7 @@ struct Frames: ParsableCommand {
         let path = (out as NSString).appendingPathComponent(Frames.fileName(for: sample.time, fractional: fractional))
         let png = try ImageCodec.encodePNG(sample.image)
         do {
-          try AtomicFile.write(png, to: path, replace: overwrite)
+          try DurableFile(path).write(png, replacing: overwrite)
         } catch {
           throw CommandFailure(error)
         }

@@ -27,8 +27,10 @@ struct Leamoji: ParsableCommand {
     FFmpegLogging.silence()
     do {
       var command = try parseAsRoot()
-      // The player restores the terminal on these signals itself and writes no files.
-      if !(command is Play) { TemporaryFiles.removeOnTermination() }
+      // SIGINT, SIGTERM and SIGHUP remove the temporary files being written and end the
+      // process by the signal; while the player runs, its terminal session takes them over
+      // (restores the terminal, exits with 128 + signal). See SignalCoordinator.
+      DurableFile.removeTemporariesOnTermination()
       try command.run()
     } catch let failure as CommandFailure {
       Console.error(failure.message)

@@ -71,7 +71,7 @@ struct Scenes: ParsableCommand {
           let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString).appendingPathComponent(item.fileName)
           do {
             let png = try ImageCodec.encodePNG(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
-            try AtomicFile.write(png, to: path)
+            try DurableFile(path).write(png)
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }
           }
@@ -151,7 +151,7 @@ struct Scenes: ParsableCommand {
           script: segments.map { ["mood": $0.mood.rawValue, "seconds": String($0.seconds)] },
           labels: clip.labelsPerSecond.map(\.rawValue))
         do {
-          try AtomicFile.write(Array((jsonText(record, pretty: true) + "\n").utf8), to: truth)
+          try DurableFile(truth).write(Array((jsonText(record, pretty: true) + "\n").utf8))
         } catch {
           throw CommandFailure(error)
         }

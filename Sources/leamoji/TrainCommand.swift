@@ -141,7 +141,7 @@ struct Train: ParsableCommand {
       matrix.rendered().forEach { Console.print($0) }
     }
     do {
-      try AtomicFile.write(result.model.encoded(), to: output, replace: true)
+      try DurableFile(output).write(result.model.encoded())
     } catch {
       throw CommandFailure(error)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import LeamojiCore
 @testable import LeamojiTerminal
 
 // The pty functions need _XOPEN_SOURCE, which the Glibc module does not define: look them up.
@@ -91,7 +92,10 @@ struct TerminalSessionTests {
     let before = pty.settings()
     var previous = sigaction()
     sigaction(SIGWINCH, nil, &previous)
+    let takersBefore = SignalCoordinator.shared.count(.takeOver)
     let session = try TerminalSession(input: pty.slave, output: pty.slave)
+    // Termination signals are taken over from the coordinator, not handled by the session.
+    #expect(SignalCoordinator.shared.count(.takeOver) == takersBefore + 1)
     #expect(pty.screenBytes(until: TerminalEscape.sessionStart) == TerminalEscape.sessionStart)
     let raw = pty.settings()
     #expect(raw.c_lflag & tcflag_t(ICANON | ECHO) == 0)
@@ -107,6 +111,7 @@ struct TerminalSessionTests {
     var now = sigaction()
     sigaction(SIGWINCH, nil, &now)
     #expect(unsafeBitCast(now.__sigaction_handler, to: Int.self) == unsafeBitCast(previous.__sigaction_handler, to: Int.self))
+    #expect(SignalCoordinator.shared.count(.takeOver) == takersBefore)
     session.restore()  // idempotent: nothing more is written
     #expect(pty.screenBytes(until: [0xFF], within: 0.1).isEmpty)
     // The terminal is free again.
@@ -134,7 +139,7 @@ struct TerminalSessionTests {
     #expect(MonotonicClock().now() - start >= TerminalSession.escapeTimeout * 0.9)
   }
 
-  @Test("window size from TIOCGWINSZ; SIGWINCH and SIGTERM only set flags")
+  @Test("window size from TIOCGWINSZ; SIGWINCH and SIGTERM (via the coordinator) only set flags")
   func sizeAndSignals() throws {
     let pty = try PseudoTerminal()
     pty.setSize(columns: 120, rows: 40)

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 import Testing
 
 @testable import LeamojiTimeline
@@ -140,12 +141,12 @@ struct MovieStoreTests {
   @Test(
     "a failed write leaves the previous file intact, removes the temporary file, names the file",
     arguments: [
-      (FileIO.Step.createTemporary, "cannot create a temporary file: Permission denied"),
-      (FileIO.Step.write, "cannot write: No space left on device"),
-      (FileIO.Step.sync, "cannot flush to disk: Input/output error"),
-      (FileIO.Step.rename, "cannot replace the file: Invalid cross-device link"),
+      (DurableFile.Step.createTemporary, "cannot create a temporary file: Permission denied"),
+      (DurableFile.Step.write, "cannot write: No space left on device"),
+      (DurableFile.Step.sync, "cannot flush to disk: Input/output error"),
+      (DurableFile.Step.rename, "cannot replace the file: Invalid cross-device link"),
     ])
-  func failedWrite(step: FileIO.Step, problem: String) throws {
+  func failedWrite(step: DurableFile.Step, problem: String) throws {
     let folder = try ScratchFolder("store")
     defer { folder.remove() }
     let path = folder.file("MovieData.json")
@@ -205,15 +206,26 @@ struct MovieStoreTests {
     #expect(try MovieStore(path: path).read().isEmpty)
   }
 
-  @Test("stale temporary files of killed runs are removed; other files are not")
+  @Test("stale temporary files of killed runs are removed; a live writer's and other files are not")
   func staleTemporaryFiles() throws {
     let folder = try ScratchFolder("store")
     defer { folder.remove() }
-    try folder.write("[", to: ".MovieData.json.4242.123.tmp")
-    try folder.write("x", to: ".Other.json.1.2.tmp")
+    try folder.write("[", to: ".MovieData.json.leamoji-4242-7b.tmp")
+    try folder.write("x", to: ".Other.json.leamoji-1-2.tmp")
+    try folder.write("x", to: ".MovieData.json.leamoji-4243-7c.tmp")
+    try folder.write("x", to: ".MovieData.json.4242.123.tmp")
     try folder.write("x", to: "notes.tmp")
+    // A writer that is alive holds its temporary file locked.
+    let busy = open(folder.file(".MovieData.json.leamoji-4243-7c.tmp"), O_RDONLY | O_CLOEXEC)
+    try #require(busy >= 0 && flock(busy, LOCK_EX) == 0)
+    defer { close(busy) }
     try MovieStore(path: folder.file("MovieData.json")).merge([MovieUpdate(movie: sampleMovie("a"))])
-    #expect(try folder.names() == [".MovieData.json.lock", ".Other.json.1.2.tmp", "MovieData.json", "notes.tmp"])
+    let left = try folder.names()
+    #expect(
+      left == [
+        ".MovieData.json.4242.123.tmp", ".MovieData.json.leamoji-4243-7c.tmp",
+        ".MovieData.json.lock", "MovieData.json", "notes.tmp",
+      ])
   }
 
   @Test("a symbolic link is followed: the file it points to is replaced")
