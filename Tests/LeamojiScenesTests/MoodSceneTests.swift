@@ -7,13 +7,6 @@ import Testing
 struct MoodSceneTests {
   static let small = PixelSize(width: 64, height: 64)
 
-  @Test("mood labels are the lower-case strings used everywhere else")
-  func moodLabels() {
-    #expect(Mood.allCases.map(\.rawValue) == ["happy", "neutral", "scary"])
-    #expect(Mood.allCases.map(\.index) == [0, 1, 2])
-    #expect(Mood(rawValue: "scary") == .scary)
-  }
-
   @Test("the same mood and seed give identical pixels", arguments: Mood.allCases)
   func deterministic(mood: Mood) {
     for seed: UInt64 in [0, 1, 12345, .max] {
