@@ -1,0 +1,56 @@
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import Testing
+
+@Suite("Trainer")
+struct TrainerTests {
+  @Test("the same data, options and seed give a byte-identical model with 1 and 2 threads")
+  func deterministic() throws {
+    let set = toySet(count: 24)
+    var options = TrainingOptions()
+    options.epochs = 2
+    options.batchSize = 8
+    options.augment = [.flip, .crop, .exposure, .noise]
+    options.threads = 1
+    let (training, validation) = Trainer.split(set, validationFraction: 0.25, seed: options.seed)
+    let one = try Trainer.train(training: training, validation: validation, options: options)
+    options.threads = 2
+    let two = try Trainer.train(training: training, validation: validation, options: options)
+    #expect(one.classifier.encoded() == two.classifier.encoded())
+    options.seed = 43
+    let other = try Trainer.train(training: training, validation: validation, options: options)
+    #expect(other.classifier.encoded() != one.classifier.encoded())
+  }
+
+  @Test("learns an easy two-class problem and keeps the best validation epoch")
+  func learns() throws {
+    let set = toySet(count: 40)
+    var options = TrainingOptions()
+    options.epochs = 4
+    options.batchSize = 8
+    let (training, validation) = Trainer.split(set, validationFraction: 0.25, seed: 1)
+    var seen: [EpochReport] = []
+    let result = try Trainer.train(
+      training: training, validation: validation, options: options,
+      onEpoch: { seen.append($0) })
+    #expect(seen.count == 4)
+    let best = try #require(seen.filter(\.isBest).last)
+    #expect(result.bestEpoch == best.epoch)
+    #expect((best.validationAccuracy ?? 0) == seen.compactMap(\.validationAccuracy).max())
+    let (matrix, _) = try Evaluation.confusionMatrix(of: result.classifier, on: toySet(count: 20, seed: 99))
+    #expect(matrix.accuracy >= 0.9)
+    #expect(result.classifier.labelNames == ["happy", "scary"])
+  }
+
+  @Test("the validation split is stratified, disjoint and reproducible")
+  func split() {
+    let set = toySet(count: 40)
+    let (a, b) = Trainer.split(set, validationFraction: 0.1, seed: 5)
+    #expect(a.count + b.count == 40)
+    #expect(b.labels.filter { $0 == 0 }.count == 2 && b.labels.filter { $0 == 1 }.count == 2)
+    #expect(Set(a.paths).isDisjoint(with: b.paths))
+    let (c, d) = Trainer.split(set, validationFraction: 0.1, seed: 5)
+    #expect(a.paths == c.paths && b.paths == d.paths)
+  }
+}
