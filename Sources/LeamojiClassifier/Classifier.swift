@@ -37,7 +37,8 @@ public struct Classifier: Sendable {
       throw .notAnImageNetwork(inputShape: network.inputShape)
     }
     guard labelNames.count == network.classCount else {
-      throw .badLabels(reason: "\(labelNames.count) labels for \(network.classCount) network outputs")
+      throw .badLabels(
+        reason: "\(labelNames.count) labels for \(network.classCount) network outputs")
     }
     guard Set(labelNames).count == labelNames.count, labelNames.allSatisfy({ !$0.isEmpty }) else {
       throw .badLabels(reason: "labels must be unique and non-empty: \(labelNames)")

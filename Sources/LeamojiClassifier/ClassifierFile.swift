@@ -35,7 +35,8 @@ extension Classifier {
       let values = try file.json(key, as: [Double].self).map { Float($0) }
       guard values.count == 3, values.allSatisfy({ $0.isFinite && (!positive || $0 > 0) }) else {
         let kind = positive ? "finite positive" : "finite"
-        throw file.failure(.malformedMetadata(key: key, reason: "need 3 \(kind) numbers, got \(values)"))
+        throw file.failure(
+          .malformedMetadata(key: key, reason: "need 3 \(kind) numbers, got \(values)"))
       }
       return values
     }
@@ -45,8 +46,10 @@ extension Classifier {
     let emoji = try file.json("emoji", as: [String: String].self)
     let network = try file.network(specs: specs, inputShape: inputShape)
     guard labels.count == network.classCount else {
-      throw file.failure(.malformedMetadata(
-        key: "labels", reason: "\(labels.count) labels but the network has \(network.classCount) outputs"))
+      throw file.failure(
+        .malformedMetadata(
+          key: "labels",
+          reason: "\(labels.count) labels but the network has \(network.classCount) outputs"))
     }
     do {
       return try Classifier(

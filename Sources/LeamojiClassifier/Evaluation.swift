@@ -22,7 +22,8 @@ public enum Evaluation {
     let predictions = try classifier.classify(images, threads: threads)
     for (i, prediction) in predictions.enumerated() {
       matrix.add(truth: images.labels[i], prediction: prediction.classIndex)
-      outcomes.append(Outcome(path: images.paths[i], truth: images.labels[i], prediction: prediction))
+      outcomes.append(
+        Outcome(path: images.paths[i], truth: images.labels[i], prediction: prediction))
     }
     return (matrix, outcomes)
   }

@@ -31,7 +31,8 @@ struct ClassifierFileTests {
     edit: (inout [String: Tensor], inout [String: String]) -> Void
   ) throws -> ModelFileError.Problem? {
     let file = try classifier().fileContents
-    var tensors = file.tensors, metadata = file.metadata
+    var tensors = file.tensors
+    var metadata = file.metadata
     edit(&tensors, &metadata)
     do {
       _ = try Classifier.decode(
@@ -69,8 +70,10 @@ struct ClassifierFileTests {
     let bytes = try classifier().encoded()
     let n = Int(bytes[0..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     let header = String(decoding: bytes[8..<(8 + n)], as: UTF8.self)
-    let emoji = #"{\"angry\":\"😡\",\"happy\":\"😀\",\"neutral\":\"😐\",\"sad\":\"😢\",\"scary\":\"😱\"}"#
-    #expect(header.hasPrefix(#"{"__metadata__":{"emoji":""# + emoji + #"","format":"leamoji-cnn","#))
+    let emoji =
+      #"{\"angry\":\"😡\",\"happy\":\"😀\",\"neutral\":\"😐\",\"sad\":\"😢\",\"scary\":\"😱\"}"#
+    #expect(
+      header.hasPrefix(#"{"__metadata__":{"emoji":""# + emoji + #"","format":"leamoji-cnn","#))
     #expect(header.contains(#""input":"3x16x16""#))
     #expect(header.contains(#""labels":"[\"happy\",\"neutral\",\"scary\",\"sad\"]""#))
     #expect(header.contains(#""mean":"[0.5,0.25,0.125]""#))
@@ -115,15 +118,19 @@ struct ClassifierFileTests {
         continue
       }
     }
-    #expect(try problem(edit: { _, m in m["std"] = "[0.2, 0, 0.3]" })
-      == .malformedMetadata(key: "std", reason: "need 3 finite positive numbers, got [0.2, 0.0, 0.3]"))
-    #expect(try problem(edit: { _, m in m["labels"] = "[]" })
-      == .malformedMetadata(key: "labels", reason: "need unique, non-empty labels"))
+    #expect(
+      try problem(edit: { _, m in m["std"] = "[0.2, 0, 0.3]" })
+        == .malformedMetadata(
+          key: "std", reason: "need 3 finite positive numbers, got [0.2, 0.0, 0.3]"))
+    #expect(
+      try problem(edit: { _, m in m["labels"] = "[]" })
+        == .malformedMetadata(key: "labels", reason: "need unique, non-empty labels"))
   }
 
   @Test func labelCountMustMatchOutputs() throws {
-    #expect(try problem(edit: { _, m in m["labels"] = #"["a","b","c"]"# })
-      == .malformedMetadata(key: "labels", reason: "3 labels but the network has 4 outputs"))
+    #expect(
+      try problem(edit: { _, m in m["labels"] = #"["a","b","c"]"# })
+        == .malformedMetadata(key: "labels", reason: "3 labels but the network has 4 outputs"))
   }
 
   /// A file with several problems is reported for the first in reading order: format,
@@ -140,14 +147,16 @@ struct ClassifierFileTests {
         continue
       }
     }
-    #expect(try problem(edit: { t, m in
-      m["labels"] = #"["a","b"]"#
-      t["fc.bias"] = nil
-    }) == .missingTensor(name: "fc.bias"))
-    #expect(try problem(edit: { _, m in
-      m["version"] = "2"
-      m["labels"] = "{"
-    }) == .unsupportedVersion(found: "2"))
+    #expect(
+      try problem(edit: { t, m in
+        m["labels"] = #"["a","b"]"#
+        t["fc.bias"] = nil
+      }) == .missingTensor(name: "fc.bias"))
+    #expect(
+      try problem(edit: { _, m in
+        m["version"] = "2"
+        m["labels"] = "{"
+      }) == .unsupportedVersion(found: "2"))
   }
 
   /// Random corruption of a valid file is always either accepted or rejected with an error —
@@ -168,7 +177,9 @@ struct ClassifierFileTests {
         bytes.removeLast(Int(rng.next() % UInt64(bytes.count)))
       default:
         let i = 8 + Int(rng.next() % 400)
-        let tokens: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "9"), 0]
+        let tokens: [UInt8] = [
+          UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "9"), 0,
+        ]
         bytes[i] = tokens[Int(rng.next() % 5)]
       }
       do {

@@ -29,8 +29,9 @@ struct ClassifierTests {
   @Test("the emoji entry of a new model: the standard labels' emoji, custom ones over them")
   func emojiEntry() {
     #expect(Classifier.emojiEntry(adding: [:]) == ["happy": "😀", "neutral": "😐", "scary": "😱"])
-    #expect(Classifier.emojiEntry(adding: ["happy": "🥳", "angry": "😡"])
-      == ["happy": "🥳", "neutral": "😐", "scary": "😱", "angry": "😡"])
+    #expect(
+      Classifier.emojiEntry(adding: ["happy": "🥳", "angry": "😡"])
+        == ["happy": "🥳", "neutral": "😐", "scary": "😱", "angry": "😡"])
   }
 
   @Test("labels must fit the outputs; the network must take RGB images")
@@ -94,8 +95,9 @@ struct ClassifierTests {
     #expect(throws: ClassifierError.self) {
       try classifier.classify(ImageSet(size: wrong.size, labelNames: ["a", "b"]))
     }
-    #expect(ClassifierError.imageSize(found: wrong.size, expected: classifier.inputSize).description
-      == "image is 8x16, the classifier takes 8x8")
+    #expect(
+      ClassifierError.imageSize(found: wrong.size, expected: classifier.inputSize).description
+        == "image is 8x16, the classifier takes 8x8")
   }
 
   /// Logits of the shipped model for three patterned images, as the classify command computed

@@ -6,7 +6,9 @@ struct ConfusionMatrixTests {
   @Test("accuracy, precision and recall from counts")
   func measures() {
     var m = ConfusionMatrix(labels: ["happy", "neutral", "scary"])
-    for (t, p) in [(0, 0), (0, 0), (0, 2), (1, 1), (2, 2), (2, 0)] { m.add(truth: t, prediction: p) }
+    for (t, p) in [(0, 0), (0, 0), (0, 2), (1, 1), (2, 2), (2, 0)] {
+      m.add(truth: t, prediction: p)
+    }
     #expect(m.total == 6)
     #expect(abs(m.accuracy - 4.0 / 6.0) < 1e-12)
     #expect(m.precision(0) == 2.0 / 3.0)

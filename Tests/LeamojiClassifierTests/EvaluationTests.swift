@@ -17,7 +17,9 @@ struct EvaluationTests {
     #expect(outcomes.map(\.path) == set.paths && outcomes.map(\.truth) == set.labels)
     for truth in 0..<2 {
       for predicted in 0..<2 {
-        let count = zip(set.labels, predictions).filter { $0 == truth && $1.classIndex == predicted }.count
+        let count = zip(set.labels, predictions).filter {
+          $0 == truth && $1.classIndex == predicted
+        }.count
         #expect(matrix.counts[truth][predicted] == count)
       }
     }

@@ -7,7 +7,9 @@ import Testing
 struct ImageSetTests {
   @Test("loading skips undecodable files, keeps order for any thread count, maps labels")
   func load() throws {
-    let root = try makeTree(["Happy/1.png": "10", "Happy/2.png": "bad", "Scary/3.png": "200", "Scary/4.png": "30"])
+    let root = try makeTree([
+      "Happy/1.png": "10", "Happy/2.png": "bad", "Scary/3.png": "200", "Scary/4.png": "30",
+    ])
     defer { try? FileManager.default.removeItem(at: root) }
     let folder = try LabelledFolder(scanning: root.path)
     // A test double for the video module's decoder: the file holds a grey level.
@@ -25,7 +27,9 @@ struct ImageSetTests {
     #expect(skippedTwo.count == 1)
     #expect(one.image(1).first == 200)
 
-    let remapped = try ImageSet.load(folder, size: size, labelNames: ["angry", "happy", "scary"], decode: decode).images
+    let remapped = try ImageSet.load(
+      folder, size: size, labelNames: ["angry", "happy", "scary"], decode: decode
+    ).images
     #expect(remapped.labels == [1, 2, 2])
     #expect(throws: DatasetError.self) {
       try ImageSet.load(folder, size: size, labelNames: ["happy", "neutral"], decode: decode)
@@ -35,7 +39,10 @@ struct ImageSetTests {
   @Test("subsets keep images, labels and paths in the order asked")
   func subset() {
     var set = ImageSet(size: PixelSize(width: 1, height: 1), labelNames: ["a", "b"])
-    for i in 0..<4 { set.append(RGBImage(width: 1, height: 1, fill: RGB(UInt8(i), 0, 0)), label: i % 2, path: "\(i)") }
+    for i in 0..<4 {
+      set.append(
+        RGBImage(width: 1, height: 1, fill: RGB(UInt8(i), 0, 0)), label: i % 2, path: "\(i)")
+    }
     let picked = set.subset([3, 0])
     #expect(picked.count == 2 && picked.labels == [1, 0] && picked.paths == ["3", "0"])
     #expect(Array(picked.image(0)) == [3, 0, 0] && picked.pixels == [3, 0, 0, 0, 0, 0])

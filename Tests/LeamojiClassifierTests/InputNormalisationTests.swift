@@ -38,8 +38,10 @@ struct InputNormalisationTests {
     #expect(throws: ClassifierError.badNormalisation(reason: "mean and std need 3 values each")) {
       try InputNormalisation(mean: [0, 0], std: [1, 1, 1])
     }
-    for (mean, std): ([Float], [Float]) in [([0, 0, .nan], [1, 1, 1]), ([0, 0, 0], [1, 0, 1]),
-                                             ([0, 0, 0], [1, -1, 1]), ([0, 0, 0], [.infinity, 1, 1])] {
+    for (mean, std): ([Float], [Float]) in [
+      ([0, 0, .nan], [1, 1, 1]), ([0, 0, 0], [1, 0, 1]),
+      ([0, 0, 0], [1, -1, 1]), ([0, 0, 0], [.infinity, 1, 1]),
+    ] {
       #expect(throws: ClassifierError.self) { try InputNormalisation(mean: mean, std: std) }
     }
     let ok = try InputNormalisation(mean: [-1, 0, 2], std: [0.1, 1, 3])

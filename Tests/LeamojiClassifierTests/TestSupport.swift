@@ -12,7 +12,8 @@ func toySet(count: Int, size: Int = 16, seed: UInt64 = 7) -> ImageSet {
     for y in 0..<size {
       for x in 0..<size {
         let n = Int(rng.next() % 60)
-        image[x, y] = label == 0
+        image[x, y] =
+          label == 0
           ? RGB(UInt8(180 + n), UInt8(150 + n), UInt8(60 + n / 2))
           : RGB(UInt8(10 + n / 2), UInt8(20 + n / 2), UInt8(50 + n))
       }
@@ -35,9 +36,10 @@ func patternImage(kind: Int, size: Int = 64, seed: UInt64) -> RGBImage {
     for x in 0..<size {
       let n = UInt8(rng.next() % 40)
       let (x8, y8) = (UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: y))
-      image[x, y] = [
-        RGB(150 &+ x8, 120 &+ y8, n), RGB(n, 2 &* y8, 3 &* x8), RGB(x8 &* 4, n, y8 &* 4),
-      ][kind]
+      image[x, y] =
+        [
+          RGB(150 &+ x8, 120 &+ y8, n), RGB(n, 2 &* y8, 3 &* x8), RGB(x8 &* 4, n, y8 &* 4),
+        ][kind]
     }
   }
   return image

@@ -38,7 +38,8 @@ struct TrainerTests {
     let best = try #require(seen.filter(\.isBest).last)
     #expect(result.bestEpoch == best.epoch)
     #expect((best.validationAccuracy ?? 0) == seen.compactMap(\.validationAccuracy).max())
-    let (matrix, _) = try Evaluation.confusionMatrix(of: result.classifier, on: toySet(count: 20, seed: 99))
+    let (matrix, _) = try Evaluation.confusionMatrix(
+      of: result.classifier, on: toySet(count: 20, seed: 99))
     #expect(matrix.accuracy >= 0.9)
     #expect(result.classifier.labelNames == ["happy", "scary"])
   }

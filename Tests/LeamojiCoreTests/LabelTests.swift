@@ -22,7 +22,8 @@ struct LabelTests {
     #expect(Label(name: "happy", emoji: "🥳") != .happy)
     // Standard names match in any case for the look; the name stays as written.
     let capital = Label(name: "Neutral")
-    #expect(capital.name == "Neutral" && capital.emoji == "😐" && capital.colour == Label.neutral.colour)
+    #expect(
+      capital.name == "Neutral" && capital.emoji == "😐" && capital.colour == Label.neutral.colour)
     #expect(capital.letter == "N")
     #expect(Label.standard(named: "SCARY") == .scary)
     #expect(Label.standard(named: "sad") == nil)

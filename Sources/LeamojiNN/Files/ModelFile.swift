@@ -42,7 +42,9 @@ public struct ModelFile: Sendable {
     let format = try file.entry("format")
     guard format == ModelFile.format else { throw file.failure(.wrongFormat(found: format)) }
     let version = try file.entry("version")
-    guard version == ModelFile.version else { throw file.failure(.unsupportedVersion(found: version)) }
+    guard version == ModelFile.version else {
+      throw file.failure(.unsupportedVersion(found: version))
+    }
     return file
   }
 
@@ -97,7 +99,9 @@ public struct ModelFile: Sendable {
   ///   `nonFiniteWeights`, in that order.
   public func network(specs: [LayerSpec], inputShape: [Int]) throws(ModelFileError) -> Network {
     for (i, spec) in specs.enumerated() {
-      if let problem = spec.problem { throw failure(.invalidLayers(reason: "layer \(i): \(problem)")) }
+      if let problem = spec.problem {
+        throw failure(.invalidLayers(reason: "layer \(i): \(problem)"))
+      }
     }
     var expected: [String: [Int]] = [:]
     for (name, shape) in specs.flatMap(\.parameterShapes) {

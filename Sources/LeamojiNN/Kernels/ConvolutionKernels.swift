@@ -19,7 +19,9 @@ extension Kernels {
   /// The output columns `lo..<hi` whose input column `ox*stride - padding + kx` lies inside
   /// `0..<width` (the rest read padding zeros). The same formula serves rows.
   @inline(__always)
-  static func validRange(size: Int, outSize: Int, stride: Int, padding: Int, tap: Int) -> (Int, Int) {
+  static func validRange(
+    size: Int, outSize: Int, stride: Int, padding: Int, tap: Int
+  ) -> (Int, Int) {
     let first = padding - tap  // ox*stride >= first
     let lo = first > 0 ? (first + stride - 1) / stride : 0
     let limit = size + padding - tap  // ox*stride < limit
@@ -30,14 +32,18 @@ extension Kernels {
   /// Unfolds input patches into `col[patchSize × positions]`: row `(c, ky, kx)`, column
   /// `(oy, ox)` holds `input[c, oy*stride - padding + ky, ox*stride - padding + kx]` (0 outside).
   static func im2col(_ g: Window, input: UnsafePointer<Float>, col: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth, positions = g.positions
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let positions = g.positions
     var row = 0
     for ch in 0..<g.channels {
       let plane = input + ch * g.height * g.width
       for ky in 0..<g.kernel {
-        let (yLo, yHi) = validRange(size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
+        let (yLo, yHi) = validRange(
+          size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
         for kx in 0..<g.kernel {
-          let (xLo, xHi) = validRange(size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
+          let (xLo, xHi) = validRange(
+            size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
           let dst = col + row * positions
           dst.update(repeating: 0, count: yLo * ow)
           for oy in yLo..<yHi {
@@ -60,15 +66,21 @@ extension Kernels {
 
   /// Folds `col[patchSize × positions]` back onto the input grid, adding each entry to the input
   /// element it came from (the adjoint of `im2col`); padding entries are dropped.
-  static func col2imAdd(_ g: Window, col: UnsafePointer<Float>, input: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth, positions = g.positions
+  static func col2imAdd(
+    _ g: Window, col: UnsafePointer<Float>, input: UnsafeMutablePointer<Float>
+  ) {
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let positions = g.positions
     var row = 0
     for ch in 0..<g.channels {
       let plane = input + ch * g.height * g.width
       for ky in 0..<g.kernel {
-        let (yLo, yHi) = validRange(size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
+        let (yLo, yHi) = validRange(
+          size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
         for kx in 0..<g.kernel {
-          let (xLo, xHi) = validRange(size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
+          let (xLo, xHi) = validRange(
+            size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
           let srcRow = col + row * positions
           for oy in yLo..<yHi {
             let dst = plane + (oy * g.stride - g.padding + ky) * g.width - g.padding + kx

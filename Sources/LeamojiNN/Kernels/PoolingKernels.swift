@@ -24,13 +24,18 @@ extension Kernels {
   }
 
   /// Max pooling of every channel: `output[c, oy, ox]` = the window maximum.
-  static func maxPool(_ g: Window, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth
+  static func maxPool(
+    _ g: Window, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+  ) {
+    let oh = g.outHeight
+    let ow = g.outWidth
     for ch in 0..<g.channels {
       let plane = input + ch * g.height * g.width
       let out = output + ch * oh * ow
       for oy in 0..<oh {
-        for ox in 0..<ow { out[oy * ow + ox] = plane[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] }
+        for ox in 0..<ow {
+          out[oy * ow + ox] = plane[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)]
+        }
       }
     }
   }
@@ -40,13 +45,17 @@ extension Kernels {
     _ g: Window, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
     gradInput: UnsafeMutablePointer<Float>
   ) {
-    let oh = g.outHeight, ow = g.outWidth, hw = g.height * g.width
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let hw = g.height * g.width
     for ch in 0..<g.channels {
       let plane = input + ch * hw
       let gIn = gradInput + ch * hw
       let gOut = gradOutput + ch * oh * ow
       for oy in 0..<oh {
-        for ox in 0..<ow { gIn[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] += gOut[oy * ow + ox] }
+        for ox in 0..<ow {
+          gIn[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] += gOut[oy * ow + ox]
+        }
       }
     }
   }

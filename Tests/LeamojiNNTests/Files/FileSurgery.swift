@@ -7,9 +7,12 @@ enum FileSurgery {
 
   /// A small trained-looking network (non-zero biases) for 3x16x16 input and 4 classes.
   static func network() throws -> Network {
-    var net = try Network(specs: TestSupport.smallSpecs(classes: 4), inputShape: [3, 16, 16], seed: 5)
+    var net = try Network(
+      specs: TestSupport.smallSpecs(classes: 4), inputShape: [3, 16, 16], seed: 5)
     var p = net.parameters
-    for i in p.indices where p[i].rank == 1 { p[i] = TestSupport.random(p[i].shape, seed: UInt64(i)) }
+    for i in p.indices where p[i].rank == 1 {
+      p[i] = TestSupport.random(p[i].shape, seed: UInt64(i))
+    }
     try net.setParameters(p)
     return net
   }

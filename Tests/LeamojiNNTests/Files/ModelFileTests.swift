@@ -19,7 +19,8 @@ struct ModelFileTests {
     edit: (inout [String: Tensor], inout [String: String]) -> Void
   ) throws -> ModelFileError.Problem? {
     let file = try FileSurgery.contents()
-    var tensors = file.tensors, metadata = file.metadata
+    var tensors = file.tensors
+    var metadata = file.metadata
     edit(&tensors, &metadata)
     do {
       _ = try read(SafetensorsFile(tensors: tensors, metadata: metadata).encoded())
@@ -59,7 +60,9 @@ struct ModelFileTests {
     #expect(throws: ModelFileError(path: relative, problem: .fileNotFound)) {
       try ModelFile.open(path: relative)
     }
-    #expect(throws: ModelFileError(path: dir.path, problem: .unreadable(reason: "it is a directory"))) {
+    #expect(
+      throws: ModelFileError(path: dir.path, problem: .unreadable(reason: "it is a directory"))
+    ) {
       try ModelFile.open(path: dir.path)
     }
     let url = dir.appendingPathComponent("m.safetensors")
@@ -86,10 +89,11 @@ struct ModelFileTests {
     #expect(try problem(edit: { _, m in m["format"] = "pt" }) == .wrongFormat(found: "pt"))
     #expect(try problem(edit: { _, m in m["version"] = "2" }) == .unsupportedVersion(found: "2"))
     // The format is checked before the version.
-    #expect(try problem(edit: { _, m in
-      m["format"] = "pt"
-      m["version"] = "2"
-    }) == .wrongFormat(found: "pt"))
+    #expect(
+      try problem(edit: { _, m in
+        m["format"] = "pt"
+        m["version"] = "2"
+      }) == .wrongFormat(found: "pt"))
   }
 
   @Test func malformedEntries() throws {
@@ -106,15 +110,17 @@ struct ModelFileTests {
         continue
       }
     }
-    #expect(try problem(edit: { _, m in m["input"] = "1x16x16" })
-      == .malformedMetadata(key: "input", reason: "\"1x16x16\" is not 3xHxW"))
+    #expect(
+      try problem(edit: { _, m in m["input"] = "1x16x16" })
+        == .malformedMetadata(key: "input", reason: "\"1x16x16\" is not 3xHxW"))
   }
 
   @Test func callersEntriesAsJSON() throws {
     var metadata = try FileSurgery.contents().metadata
     metadata["names"] = #"["a","b"]"#
     metadata["broken"] = "[1,"
-    let bytes = SafetensorsFile(tensors: try FileSurgery.contents().tensors, metadata: metadata).encoded()
+    let bytes = SafetensorsFile(tensors: try FileSurgery.contents().tensors, metadata: metadata)
+      .encoded()
     let file = try ModelFile.open(bytes, path: "m")
     #expect(try file.json("names", as: [String].self) == ["a", "b"])
     let wrongType = #expect(throws: ModelFileError.self) { try file.json("names", as: [Int].self) }
@@ -145,43 +151,52 @@ struct ModelFileTests {
     }
     specs = original.specs
     specs[1] = .maxPool2d(kernel: 0, stride: 1)
-    #expect(try problem(layers: specs) == .invalidLayers(reason: "layer 1: kernel 0 is outside 1...64"))
+    #expect(
+      try problem(layers: specs) == .invalidLayers(reason: "layer 1: kernel 0 is outside 1...64"))
     specs = original.specs
     specs.append(.linear(name: "conv1", inFeatures: 4, outFeatures: 4))
-    #expect(try problem(layers: specs) == .invalidLayers(reason: "parameter conv1.weight appears twice"))
+    #expect(
+      try problem(layers: specs) == .invalidLayers(reason: "parameter conv1.weight appears twice"))
   }
 
   @Test func shapesNotMatchingLayers() throws {
     var specs = try FileSurgery.network().specs
-    specs[0] = .conv2d(name: "conv1", inChannels: 3, outChannels: 8, kernel: 5, stride: 1, padding: 2)
+    specs[0] = .conv2d(
+      name: "conv1", inChannels: 3, outChannels: 8, kernel: 5, stride: 1, padding: 2)
     let json = String(decoding: try JSONEncoder().encode(specs), as: UTF8.self)
-    #expect(try problem(edit: { _, m in m["layers"] = json })
-      == .tensorShapeMismatch(name: "conv1.weight", expected: [8, 3, 5, 5], found: [8, 3, 3, 3]))
+    #expect(
+      try problem(edit: { _, m in m["layers"] = json })
+        == .tensorShapeMismatch(name: "conv1.weight", expected: [8, 3, 5, 5], found: [8, 3, 3, 3]))
   }
 
   @Test func missingAndUnexpectedTensors() throws {
     #expect(try problem(edit: { t, _ in t["fc.bias"] = nil }) == .missingTensor(name: "fc.bias"))
-    #expect(try problem(edit: { t, _ in t["extra.weight"] = Tensor(shape: [1]) })
-      == .unexpectedTensor(name: "extra.weight"))
+    #expect(
+      try problem(edit: { t, _ in t["extra.weight"] = Tensor(shape: [1]) })
+        == .unexpectedTensor(name: "extra.weight"))
   }
 
   @Test func nonFiniteWeights() throws {
-    #expect(try problem(edit: { t, _ in t["conv2.weight"]!.data[3] = .nan })
-      == .nonFiniteWeights(tensor: "conv2.weight"))
-    #expect(try problem(edit: { t, _ in t["fc.bias"]!.data[0] = -.infinity })
-      == .nonFiniteWeights(tensor: "fc.bias"))
+    #expect(
+      try problem(edit: { t, _ in t["conv2.weight"]!.data[3] = .nan })
+        == .nonFiniteWeights(tensor: "conv2.weight"))
+    #expect(
+      try problem(edit: { t, _ in t["fc.bias"]!.data[0] = -.infinity })
+        == .nonFiniteWeights(tensor: "fc.bias"))
   }
 
   @Test("missing tensors are reported before unexpected ones, and both before non-finite weights")
   func orderOfTensorProblems() throws {
-    #expect(try problem(edit: { t, _ in
-      t["fc.bias"] = nil
-      t["extra.weight"] = Tensor(shape: [1])
-      t["conv2.weight"]!.data[3] = .nan
-    }) == .missingTensor(name: "fc.bias"))
-    #expect(try problem(edit: { t, _ in
-      t["extra.weight"] = Tensor(shape: [1], data: [.nan])
-      t["conv2.weight"]!.data[3] = .nan
-    }) == .unexpectedTensor(name: "extra.weight"))
+    #expect(
+      try problem(edit: { t, _ in
+        t["fc.bias"] = nil
+        t["extra.weight"] = Tensor(shape: [1])
+        t["conv2.weight"]!.data[3] = .nan
+      }) == .missingTensor(name: "fc.bias"))
+    #expect(
+      try problem(edit: { t, _ in
+        t["extra.weight"] = Tensor(shape: [1], data: [.nan])
+        t["conv2.weight"]!.data[3] = .nan
+      }) == .unexpectedTensor(name: "extra.weight"))
   }
 }

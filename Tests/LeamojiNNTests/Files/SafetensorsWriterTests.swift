@@ -26,8 +26,10 @@ struct SafetensorsWriterTests {
 
   @Test func genericContainerRoundTrip() throws {
     let file = SafetensorsFile(
-      tensors: ["b": Tensor(shape: [2, 2], data: [1, -2, 3.5, .greatestFiniteMagnitude]),
-                "a": Tensor(shape: [0]), "s": Tensor(shape: [], data: [7])],
+      tensors: [
+        "b": Tensor(shape: [2, 2], data: [1, -2, 3.5, .greatestFiniteMagnitude]),
+        "a": Tensor(shape: [0]), "s": Tensor(shape: [], data: [7]),
+      ],
       metadata: ["k": "v/ü"])
     let decoded = try SafetensorsFile.decode(file.encoded(), path: "x")
     #expect(decoded == file)

@@ -18,6 +18,7 @@ struct ActivationsTests {
   }
 
   @Test func flattenGradients() {
-    TestSupport.checkGradients(Flatten(), input: TestSupport.random([2, 3, 2], seed: 18), eps: 1e-2, seed: 19)
+    TestSupport.checkGradients(
+      Flatten(), input: TestSupport.random([2, 3, 2], seed: 18), eps: 1e-2, seed: 19)
   }
 }

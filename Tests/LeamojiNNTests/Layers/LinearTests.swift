@@ -6,8 +6,9 @@ import Testing
 @Suite("Linear")
 struct LinearTests {
   @Test func linearForward() {
-    let fc = Linear(name: "fc", weight: Tensor(shape: [2, 3], data: [1, 2, 3, -1, 0, 1]),
-                    bias: Tensor(shape: [2], data: [0.5, 0]))
+    let fc = Linear(
+      name: "fc", weight: Tensor(shape: [2, 3], data: [1, 2, 3, -1, 0, 1]),
+      bias: Tensor(shape: [2], data: [0.5, 0]))
     #expect(fc.forward(Tensor(shape: [3], data: [1, 1, 2])).data == [9.5, 1])
   }
 

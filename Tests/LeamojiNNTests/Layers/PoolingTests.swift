@@ -5,12 +5,14 @@ import Testing
 /// Max pooling and global average pooling, forward and backward.
 @Suite("Pooling")
 struct PoolingTests {
-  let sample = Tensor(shape: [1, 4, 4], data: [
-    1, 5, 2, 0,
-    3, 4, 8, 7,
-    -1, -2, -3, -4,
-    -5, -6, -7, -0.5,
-  ])
+  let sample = Tensor(
+    shape: [1, 4, 4],
+    data: [
+      1, 5, 2, 0,
+      3, 4, 8, 7,
+      -1, -2, -3, -4,
+      -5, -6, -7, -0.5,
+    ])
 
   @Test func maxPoolForward() {
     #expect(MaxPool2D().forward(sample).data == [5, 8, -1, -0.5])
@@ -27,11 +29,16 @@ struct PoolingTests {
     var rng = SplitMix64(seed: 13)
     var values = (0..<(2 * 6 * 5)).map { Float($0) * 0.1 }
     values.shuffle(using: &rng)
-    TestSupport.checkGradients(MaxPool2D(kernel: 2, stride: 2), input: Tensor(shape: [2, 6, 5], data: values), eps: 1e-3, seed: 14)
-    TestSupport.checkGradients(MaxPool2D(kernel: 3, stride: 1), input: Tensor(shape: [2, 6, 5], data: values), eps: 1e-3, seed: 15)
+    TestSupport.checkGradients(
+      MaxPool2D(kernel: 2, stride: 2), input: Tensor(shape: [2, 6, 5], data: values), eps: 1e-3,
+      seed: 14)
+    TestSupport.checkGradients(
+      MaxPool2D(kernel: 3, stride: 1), input: Tensor(shape: [2, 6, 5], data: values), eps: 1e-3,
+      seed: 15)
   }
 
   @Test func globalAvgPoolGradients() {
-    TestSupport.checkGradients(GlobalAvgPool(), input: TestSupport.random([4, 3, 5], seed: 16), eps: 1e-2, seed: 17)
+    TestSupport.checkGradients(
+      GlobalAvgPool(), input: TestSupport.random([4, 3, 5], seed: 16), eps: 1e-2, seed: 17)
   }
 }

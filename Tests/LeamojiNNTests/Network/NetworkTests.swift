@@ -10,16 +10,22 @@ struct NetworkTests {
     let network = try Network(
       specs: LayerSpec.defaultArchitecture(classes: 3), inputShape: [3, 64, 64], seed: 1)
     #expect(network.classCount == 3)
-    #expect(network.shapes.map(\.description) == [
-      [3, 64, 64], [16, 64, 64], [16, 64, 64], [16, 32, 32], [32, 32, 32], [32, 32, 32], [32, 16, 16],
-      [64, 16, 16], [64, 16, 16], [64, 8, 8], [64], [3],
-    ].map(\.description))
-    #expect(network.parameterNames == [
-      "conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "conv3.weight", "conv3.bias", "fc.weight", "fc.bias",
-    ])
-    #expect(network.parameters.map(\.shape) == [
-      [16, 3, 3, 3], [16], [32, 16, 3, 3], [32], [64, 32, 3, 3], [64], [3, 64], [3],
-    ])
+    #expect(
+      network.shapes.map(\.description)
+        == [
+          [3, 64, 64], [16, 64, 64], [16, 64, 64], [16, 32, 32], [32, 32, 32], [32, 32, 32],
+          [32, 16, 16],
+          [64, 16, 16], [64, 16, 16], [64, 8, 8], [64], [3],
+        ].map(\.description))
+    #expect(
+      network.parameterNames == [
+        "conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "conv3.weight", "conv3.bias",
+        "fc.weight", "fc.bias",
+      ])
+    #expect(
+      network.parameters.map(\.shape) == [
+        [16, 3, 3, 3], [16], [32, 16, 3, 3], [32], [64, 32, 3, 3], [64], [3, 64], [3],
+      ])
   }
 
   @Test func sameSeedSameInitDifferentSeedDifferent() throws {
@@ -37,19 +43,30 @@ struct NetworkTests {
   }
 
   @Test func invalidDescriptionsThrow() {
-    #expect(throws: NNError.shapeMismatch(layer: 0, reason: "conv2d conv1 expects [3, H, W] but gets [4, 8, 8]")) {
+    #expect(
+      throws: NNError.shapeMismatch(
+        layer: 0, reason: "conv2d conv1 expects [3, H, W] but gets [4, 8, 8]")
+    ) {
       try Network(specs: TestSupport.smallSpecs(), inputShape: [4, 8, 8], seed: 1)
     }
     #expect(throws: NNError.self) {
-      try Network(specs: [.maxPool2d(kernel: 2, stride: 2)], inputShape: [3, 8, 8], seed: 1)  // no vector output
+      // No vector output.
+      try Network(specs: [.maxPool2d(kernel: 2, stride: 2)], inputShape: [3, 8, 8], seed: 1)
     }
     #expect(throws: NNError.self) {
-      try Network(specs: [.conv2d(name: "a", inChannels: 3, outChannels: 0, kernel: 3, stride: 1, padding: 1)],
-                  inputShape: [3, 8, 8], seed: 1)
+      try Network(
+        specs: [
+          .conv2d(name: "a", inChannels: 3, outChannels: 0, kernel: 3, stride: 1, padding: 1)
+        ],
+        inputShape: [3, 8, 8], seed: 1)
     }
     #expect(throws: NNError.self) {
-      try Network(specs: [.linear(name: "a", inFeatures: 3, outFeatures: 2), .linear(name: "a", inFeatures: 2, outFeatures: 2)],
-                  inputShape: [3], seed: 1)
+      try Network(
+        specs: [
+          .linear(name: "a", inFeatures: 3, outFeatures: 2),
+          .linear(name: "a", inFeatures: 2, outFeatures: 2),
+        ],
+        inputShape: [3], seed: 1)
     }
     #expect(throws: NNError.self) {
       let net = try Network(specs: TestSupport.smallSpecs(), inputShape: [3, 8, 8], seed: 1)
@@ -78,7 +95,8 @@ struct NetworkTests {
     let eps: Float = 1e-3
     for t in 0..<params.count {
       for i in stride(from: 0, to: params[t].count, by: max(1, params[t].count / 5)) {
-        var plus = params, minus = params
+        var plus = params
+        var minus = params
         plus[t].data[i] += eps
         minus[t].data[i] -= eps
         let h = Double(plus[t].data[i]) - Double(minus[t].data[i])
@@ -87,8 +105,9 @@ struct NetworkTests {
         // Looser than the per-layer checks (relative 1e-3): the whole float32 forward pass puts
         // ~1e-6 of rounding noise on the loss, i.e. ~1e-3 on a difference quotient with step 2e-3,
         // and a step can cross a ReLU or max-pool kink somewhere in the network.
-        #expect(abs(numeric - analytic) <= 1e-3 + 1e-2 * max(abs(numeric), abs(analytic)),
-                "\(net.parameterNames[t])[\(i)]: \(analytic) vs \(numeric)")
+        #expect(
+          abs(numeric - analytic) <= 1e-3 + 1e-2 * max(abs(numeric), abs(analytic)),
+          "\(net.parameterNames[t])[\(i)]: \(analytic) vs \(numeric)")
       }
     }
   }

@@ -1,10 +1,11 @@
+import LeamojiNN
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import LeamojiNN
-import Testing
 
 /// Softmax cross-entropy: its gradient and its stability.
 @Suite("Softmax cross-entropy")

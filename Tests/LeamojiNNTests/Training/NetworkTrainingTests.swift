@@ -26,7 +26,9 @@ struct NetworkTrainingTests {
     #expect(TestSupport.bits(a.parameters) == TestSupport.bits(c.parameters))
     #expect(ra.map(\.meanLoss.bitPattern) == rb.map(\.meanLoss.bitPattern))
     let initial = try Network(specs: TestSupport.smallSpecs(), inputShape: [3, 8, 8], seed: 7)
-    #expect(TestSupport.bits(a.parameters) != TestSupport.bits(initial.parameters), "training changed nothing")
+    #expect(
+      TestSupport.bits(a.parameters) != TestSupport.bits(initial.parameters),
+      "training changed nothing")
 
     let batch = TestSupport.random([3, 3, 8, 8], seed: 200)
     #expect(try a.logits(batch, threads: 1) == a.logits(batch, threads: 2))
@@ -37,11 +39,13 @@ struct NetworkTrainingTests {
     let saved = trained.snapshot()
     var net = trained
     var sgd = SGD(learningRate: 0.1)
-    try net.trainStep(TestSupport.random([2, 3, 8, 8], seed: 1), labels: [0, 1], optimizer: &sgd, threads: 2)
+    try net.trainStep(
+      TestSupport.random([2, 3, 8, 8], seed: 1), labels: [0, 1], optimizer: &sgd, threads: 2)
     #expect(net.snapshot() != saved)
     try net.restore(saved)
     #expect(TestSupport.bits(net.parameters) == TestSupport.bits(trained.parameters))
-    let other = try Network(specs: TestSupport.smallSpecs(classes: 4), inputShape: [3, 8, 8], seed: 1)
+    let other = try Network(
+      specs: TestSupport.smallSpecs(classes: 4), inputShape: [3, 8, 8], seed: 1)
     #expect(throws: NNError.self) { try net.restore(other.snapshot()) }
   }
 
