@@ -49,6 +49,9 @@ public enum Trainer {
   /// Trains a fresh default-architecture classifier on `training`, its input normalisation
   /// measured on those images, choosing the epoch with the best accuracy on `validation` (the
   /// last epoch when there is none).
+  /// - Throws: `ClassifierError`: `.imageSize` when the validation images are not the size of
+  ///   the training images, `.badLabels` for unusable label names, `.network` if the network
+  ///   refuses a batch.
   /// - Parameters:
   ///   - customEmoji: emoji for labels (name → emoji) over the standard labels' own; the
   ///     model file keeps them all.
@@ -59,6 +62,9 @@ public enum Trainer {
     customEmoji: [String: String] = [:],
     onBatch: (Int, Int) -> Void = { _, _ in }, onEpoch: (EpochReport) -> Void = { _ in }
   ) throws(ClassifierError) -> TrainingResult {
+    if let validation, validation.size != training.size {
+      throw .imageSize(found: validation.size, expected: training.size)
+    }
     let normalisation = InputNormalisation.measured(over: training.pixels)
     let emoji = Classifier.emojiEntry(adding: customEmoji)
     let untrained = try Classifier.untrained(

@@ -54,4 +54,29 @@ struct TrainerTests {
     let (c, d) = Trainer.split(set, validationFraction: 0.1, seed: 5)
     #expect(a.paths == c.paths && b.paths == d.paths)
   }
+
+  @Test("the trained classifier keeps the measured normalisation and the emoji given")
+  func normalisationAndEmoji() throws {
+    let set = toySet(count: 8)
+    var options = TrainingOptions()
+    options.epochs = 1
+    options.augment = []
+    let result = try Trainer.train(
+      training: set, validation: nil, options: options, customEmoji: ["scary": "👻", "calm": "🙂"])
+    #expect(result.classifier.normalisation == InputNormalisation.measured(over: set.pixels))
+    #expect(result.classifier.labels.map(\.emoji) == ["😀", "👻"])
+    #expect(result.classifier.inputSize == set.size)
+    #expect(result.bestEpoch == 1 && result.reports.count == 1)
+    let file = String(decoding: result.classifier.encoded(), as: UTF8.self)
+    #expect(file.contains(#"\"calm\":\"🙂\""#) && file.contains(#"\"neutral\":\"😐\""#))
+  }
+
+  @Test("validation images must be the training images' size")
+  func validationSize() {
+    let training = toySet(count: 4, size: 16)
+    let validation = toySet(count: 4, size: 8)
+    #expect(throws: ClassifierError.imageSize(found: validation.size, expected: training.size)) {
+      try Trainer.train(training: training, validation: validation, options: TrainingOptions())
+    }
+  }
 }
