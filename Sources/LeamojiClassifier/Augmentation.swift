@@ -35,60 +35,13 @@ public struct Augmentation: OptionSet, Sendable, CustomStringConvertible {
   }
 }
 
-/// Turns stored RGB images into network input batches: `pixel / 255`, optional augmentation,
-/// then per-channel `(x - mean) / std`.
-public struct BatchMaker: Sendable {
-  public let size: (width: Int, height: Int)
-  public let mean: [Float]
-  public let std: [Float]
-
-  public init(width: Int, height: Int, mean: [Float], std: [Float]) {
-    self.size = (width, height)
-    self.mean = mean
-    self.std = std
-  }
-
-  /// The batch `[indices.count, 3, H, W]` for `images[indices]`. With augmentation, the random
-  /// choices for an image depend only on `seed` and the image's index, never on threads.
-  public func batch(
-    from images: ImageSet, indices: [Int], augment: Augmentation = [], seed: UInt64 = 0
-  ) -> Tensor {
-    let (w, h) = size
-    let plane = w * h
-    var data = [Float](repeating: 0, count: indices.count * 3 * plane)
-    data.withUnsafeMutableBufferPointer { out in
-      for (b, index) in indices.enumerated() {
-        let bytes = images.image(index)
-        var channels = [Float](repeating: 0, count: 3 * plane)
-        var p = bytes.startIndex
-        for y in 0..<h {
-          for x in 0..<w {
-            let o = y * w + x
-            channels[o] = Float(bytes[p]) / 255
-            channels[plane + o] = Float(bytes[p + 1]) / 255
-            channels[2 * plane + o] = Float(bytes[p + 2]) / 255
-            p += 3
-          }
-        }
-        if !augment.isEmpty {
-          var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-          channels = BatchMaker.augmented(channels, width: w, height: h, augment: augment, rng: &rng)
-        }
-        let base = b * 3 * plane
-        for c in 0..<3 {
-          let m = mean[c]
-          let s = 1 / std[c]
-          for o in 0..<plane { out[base + c * plane + o] = (channels[c * plane + o] - m) * s }
-        }
-      }
-    }
-    return Tensor(shape: [indices.count, 3, h, w], data: data)
-  }
-
-  /// Applies `augment` to one CHW image with values in 0...1.
-  static func augmented(
-    _ image: [Float], width w: Int, height h: Int, augment: Augmentation, rng: inout SplitMix64
+extension Augmentation {
+  /// The changes applied to one image given as CHW planes of values in 0...1 (see
+  /// `InputNormalisation.unitPlanes`), drawing its random choices from `rng` in a fixed order.
+  func applied(
+    to image: [Float], width w: Int, height h: Int, rng: inout SplitMix64
   ) -> [Float] {
+    let augment = self
     var img = image
     let plane = w * h
     if augment.contains(.crop) {

@@ -1,6 +1,7 @@
 import LeamojiCore
 
 import Foundation
+import LeamojiCore
 import LeamojiNN
 
 /// How to train.
@@ -12,7 +13,7 @@ public struct TrainingOptions: Sendable {
   public var seed: UInt64 = 42
   public var augment: Augmentation = [.flip, .crop]
   /// Threads for the forward/backward passes; the model file does not depend on it.
-  public var threads = Network.defaultThreads
+  public var threads = Classifier.defaultThreads
 
   public init() {}
 }
@@ -34,8 +35,8 @@ public struct EpochReport: Sendable {
 
 /// A finished training run.
 public struct TrainingResult: Sendable {
-  /// The model of the best epoch.
-  public let model: Model
+  /// The classifier of the best epoch.
+  public let classifier: Classifier
   public let bestEpoch: Int
   public let reports: [EpochReport]
 }
@@ -45,27 +46,32 @@ public struct TrainingResult: Sendable {
 /// of two equally accurate epochs). The same images, options and seed give bit-identical
 /// weights with any number of threads.
 public enum Trainer {
-  /// Per-channel mean and standard deviation of `pixel / 255` over all images.
-  public static func channelStatistics(of images: ImageSet) -> (mean: [Float], std: [Float]) {
-    Preprocessing.channelStatistics([images.pixels])
-  }
-
-  /// Trains a fresh default-architecture model on `training`, choosing the epoch with the best
-  /// accuracy on `validation` (the last epoch when there is none).
+  /// Trains a fresh default-architecture classifier on `training`, its input normalisation
+  /// measured on those images, choosing the epoch with the best accuracy on `validation` (the
+  /// last epoch when there is none).
+  /// - Throws: `ClassifierError`: `.imageSize` when the validation images are not the size of
+  ///   the training images, `.badLabels` for unusable label names, `.network` if the network
+  ///   refuses a batch.
   /// - Parameters:
+  ///   - customEmoji: emoji for labels (name → emoji) over the standard labels' own; the
+  ///     model file keeps them all.
   ///   - onBatch: called after each batch with (batches done, batches per epoch).
   ///   - onEpoch: called after each epoch.
   public static func train(
     training: ImageSet, validation: ImageSet?, options: TrainingOptions,
-    emoji: [String: String],
+    customEmoji: [String: String] = [:],
     onBatch: (Int, Int) -> Void = { _, _ in }, onEpoch: (EpochReport) -> Void = { _ in }
-  ) throws(NNError) -> TrainingResult {
-    let (mean, std) = channelStatistics(of: training)
-    var model = try Model.makeDefault(
-      labels: training.labelNames, width: training.size.width, height: training.size.height,
-      seed: options.seed, mean: mean, std: std, emoji: emoji)
-    let maker = BatchMaker(width: training.size.width, height: training.size.height, mean: mean, std: std)
-    var network = model.network
+  ) throws(ClassifierError) -> TrainingResult {
+    if let validation, validation.size != training.size {
+      throw .imageSize(found: validation.size, expected: training.size)
+    }
+    let normalisation = InputNormalisation.measured(over: training.pixels)
+    let emoji = Classifier.emojiEntry(adding: customEmoji)
+    let untrained = try Classifier.untrained(
+      labelNames: training.labelNames, size: training.size, seed: options.seed,
+      normalisation: normalisation, emoji: emoji)
+    let maker = BatchMaker(size: training.size, normalisation: normalisation)
+    var network = untrained.network
     var optimizer = AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay)
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
@@ -85,14 +91,21 @@ public enum Trainer {
       var correct = 0
       for b in 0..<batches {
         let indices = Array(order[(b * batchSize)..<min(training.count, (b + 1) * batchSize)])
-        let input = maker.batch(from: training, indices: indices, augment: options.augment, seed: epochSeed)
-        let result = try network.trainStep(
-          input, labels: indices.map { training.labels[$0] }, optimizer: &optimizer, threads: options.threads)
+        let input = maker.batch(
+          from: training, indices: indices, augment: options.augment, seed: epochSeed)
+        let result: BatchResult
+        do {
+          result = try network.trainStep(
+            input, labels: indices.map { training.labels[$0] }, optimizer: &optimizer,
+            threads: options.threads)
+        } catch {
+          throw .network(error)
+        }
         lossSum += Double(result.meanLoss) * Double(result.count)
         correct += result.correct
         onBatch(b + 1, batches)
       }
-      let validated = try validation.map { set throws(NNError) in
+      let validated = try validation.map { set throws(ClassifierError) in
         try Trainer.score(of: network, on: set, maker: maker, threads: options.threads)
       }
       // Higher accuracy wins, then lower loss; without validation, the latest epoch.
@@ -107,20 +120,34 @@ public enum Trainer {
       reports.append(report)
       onEpoch(report)
     }
-    try network.restore(best!.snapshot)
-    model = try Model(network: network, labels: model.labels, mean: mean, std: std, emoji: emoji)
-    return TrainingResult(model: model, bestEpoch: best!.epoch, reports: reports)
+    do {
+      try network.restore(best!.snapshot)
+    } catch {
+      throw .network(error)
+    }
+    let classifier = try Classifier(
+      network: network, labelNames: untrained.labelNames, normalisation: normalisation,
+      emoji: emoji)
+    return TrainingResult(classifier: classifier, bestEpoch: best!.epoch, reports: reports)
   }
 
   /// Accuracy and mean loss of the network on `images` (in batches of 64, summed in order).
-  public static func score(of network: Network, on images: ImageSet, maker: BatchMaker, threads: Int) throws(NNError) -> BatchResult {
+  static func score(
+    of network: Network, on images: ImageSet, maker: BatchMaker, threads: Int
+  ) throws(ClassifierError) -> BatchResult {
     var correct = 0
     var loss = 0.0
     var start = 0
     while start < images.count {
-      let indices = Array(start..<min(images.count, start + 64))
-      let result = try network.evaluate(
-        maker.batch(from: images, indices: indices), labels: indices.map { images.labels[$0] }, threads: threads)
+      let indices = Array(start..<min(images.count, start + Classifier.batchSize))
+      let result: BatchResult
+      do {
+        result = try network.evaluate(
+          maker.batch(from: images, indices: indices), labels: indices.map { images.labels[$0] },
+          threads: threads)
+      } catch {
+        throw .network(error)
+      }
       correct += result.correct
       loss += Double(result.meanLoss) * Double(result.count)
       start += indices.count

@@ -1,16 +1,8 @@
 import LeamojiCore
 
-/// The colours of the player's overlay: one per mood (the same as `leamoji timeline`'s mood
-/// strip), plus the bar and text colours.
+/// The colours of the player's overlay: the labels' own colours (from `Label`, as in the CLI's
+/// mood strip), plus the colours of the bar, the text and the stretch before the first scene.
 public enum MoodPalette {
-  /// Happy: warm yellow.
-  public static let happy = RGB(250, 200, 40)
-  /// Neutral: grey.
-  public static let neutral = RGB(140, 140, 140)
-  /// Scary: dark red.
-  public static let scary = RGB(150, 20, 60)
-  /// Any other label: blue.
-  public static let other = RGB(60, 110, 200)
   /// Timeline before the first marker (no scene yet).
   public static let none = RGB(50, 50, 50)
 
@@ -23,15 +15,10 @@ public enum MoodPalette {
   /// Messages from the player (`seek +5 s`, errors).
   static let message = RGB(255, 225, 140)
 
-  /// The colour of a label's scenes (case-insensitive); `none` for no label.
+  /// The colour of the scenes of the label called `label` (`Label.colour`: standard names in
+  /// any case, other labels blue); `none` for no label.
   public static func colour(for label: String?) -> RGB {
-    guard let label else { return none }
-    switch label.lowercased() {
-    case "happy": return happy
-    case "neutral": return neutral
-    case "scary": return scary
-    default: return other
-    }
+    label.map { Label(name: $0).colour } ?? none
   }
 
   /// Black or white, whichever reads better on `background`.

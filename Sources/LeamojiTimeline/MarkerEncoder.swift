@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// Turns the classifier's per-second probabilities into the emoji timeline of a movie.
 ///
 /// Steps:
@@ -14,36 +16,22 @@
 ///    `confidence` is the mean probability of the scene's label over the scene's samples
 ///    (4 decimals); `cueAt = max(0, second - seekAhead)`. Times are kept to the millisecond.
 public struct MarkerEncoder: Sendable {
-  /// The emoji of the three built-in moods.
-  public static let defaultEmoji: [String: String] = ["happy": "😀", "neutral": "😐", "scary": "😱"]
-  /// Shown for a label that has no emoji.
-  public static let unknownEmoji = "❔"
-
-  /// Label names in the order of `SecondScore.probabilities`.
-  public var labels: [String]
-  /// Label → emoji; a missing label gets `unknownEmoji`.
-  public var emoji: [String: String]
+  /// The labels in the order of `SecondScore.probabilities`; markers take their names and emoji.
+  public var labels: [Label]
   /// How many seconds before its scene a marker's emoji is shown (0 allowed).
   public var seekAhead: Double
   /// Shortest scene that survives smoothing, in seconds; 0 disables smoothing.
   public var minimumSceneLength: Double
 
   /// - Precondition: `labels` is not empty, `seekAhead >= 0`, `minimumSceneLength >= 0`.
-  public init(
-    labels: [String], emoji: [String: String] = MarkerEncoder.defaultEmoji, seekAhead: Double = 5,
-    minimumSceneLength: Double = 2
-  ) {
+  public init(labels: [Label], seekAhead: Double = 5, minimumSceneLength: Double = 2) {
     precondition(!labels.isEmpty, "the marker encoder needs at least one label")
     precondition(seekAhead >= 0 && seekAhead.isFinite, "seekAhead must be a finite number >= 0")
     precondition(minimumSceneLength >= 0 && minimumSceneLength.isFinite, "minimumSceneLength must be >= 0")
     self.labels = labels
-    self.emoji = emoji
     self.seekAhead = seekAhead
     self.minimumSceneLength = minimumSceneLength
   }
-
-  /// The emoji for `label`, or `unknownEmoji`.
-  public func emoji(for label: String) -> String { emoji[label] ?? Self.unknownEmoji }
 
   /// Markers and per-sample labels for `scores` (any order; empty gives an empty timeline).
   /// - Precondition: every `probabilities` array has one value per label. Non-finite values
@@ -76,19 +64,20 @@ public struct MarkerEncoder: Sendable {
         Marker(
           confidence: Rounding.probability(total / Double(end - start)),
           cueAt: Rounding.time(max(0, second - seekAhead)),
-          emoji: emoji(for: labels[label]),
-          label: labels[label],
+          emoji: labels[label].emoji,
+          label: labels[label].name,
           second: second))
       start = end
     }
     let frames = ordered.indices.map { i in
       FrameScore(
         second: Rounding.time(ordered[i].second),
-        label: labels[smoothed[i]],
+        label: labels[smoothed[i]].name,
         probabilities: Dictionary(
-          zip(labels, rows[i].map(Rounding.probability)), uniquingKeysWith: { first, _ in first }))
+          zip(labels.map(\.name), rows[i].map(Rounding.probability)),
+          uniquingKeysWith: { first, _ in first }))
     }
-    return EncodedTimeline(markers: markers, frames: frames, rawLabels: raw.map { labels[$0] })
+    return EncodedTimeline(markers: markers, frames: frames, rawLabels: raw.map { labels[$0].name })
   }
 
   /// Index of the largest value; ties go to the first.

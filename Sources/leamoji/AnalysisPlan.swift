@@ -1,13 +1,13 @@
 import Foundation
+import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiTimeline
 import LeamojiVideo
 
 /// Everything `analyze` decided once for a batch, and the per-video steps: analyse, write the
 /// poster, merge the entry, write subtitles. Shared read-only by the jobs.
 struct AnalysisPlan: Sendable {
-  let model: Model
+  let classifier: Classifier
   let modelInfo: ModelInfo
   let store: MovieStore
   let folder: String
@@ -34,8 +34,8 @@ struct AnalysisPlan: Sendable {
   /// Analyses one video and stores its entry; returns the entry as stored.
   func analyze(path: String, id: String, progress: (Int, Int?) -> Void) throws -> Stored {
     let analysis = try VideoAnalysis.run(
-      path: path, model: model, interval: interval, threads: threads, wantPoster: poster, progress: progress)
-    let encoder = MarkerEncoder(labels: model.labels, emoji: model.emoji, seekAhead: seekAhead)
+      path: path, classifier: classifier, interval: interval, threads: threads, wantPoster: poster, progress: progress)
+    let encoder = MarkerEncoder(labels: classifier.labels, seekAhead: seekAhead)
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * interval
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiTimeline
 import LeamojiVideo
 
@@ -75,9 +75,9 @@ struct Analyze: ParsableCommand {
   }
 
   func run() throws {
-    let (model, modelPath) = try modelOptions.load()
+    let (classifier, modelPath) = try modelOptions.load()
     let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
-    let modelInfo = ModelInfo(labels: model.labels, sha256: SHA256.hex(modelBytes))
+    let modelInfo = ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes))
     let folder = (output as NSString).deletingLastPathComponent
     try Self.createFolder(folder, for: output)
     let store = MovieStore(path: output)
@@ -93,9 +93,9 @@ struct Analyze: ParsableCommand {
       Console.warning("\(videos[index]): its id is taken by another video in this batch; stored as '\(id)'")
     }
     let plan = AnalysisPlan(
-      model: model, modelInfo: modelInfo, store: store, folder: folder, seekAhead: seekAhead, interval: interval,
+      classifier: classifier, modelInfo: modelInfo, store: store, folder: folder, seekAhead: seekAhead, interval: interval,
       includeFrames: frames, poster: poster, vtt: vtt, srt: srt, title: title, description: description,
-      threads: max(1, Network.defaultThreads / min(jobs, videos.count)))
+      threads: max(1, Classifier.defaultThreads / min(jobs, videos.count)))
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let next = Locked(0)
     let failures = Locked<[CommandFailure]>([])
@@ -170,7 +170,7 @@ struct Analyze: ParsableCommand {
     }
     let emoji = Dictionary(movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
     let parts = perLabel.sorted { $0.0 < $1.0 }.map { label, count in
-      "\(Console.safe(emoji[label] ?? MarkerEncoder.unknownEmoji)) \(Console.safe(label)) \(secondsText(Double(count) * interval))"
+      "\(Console.safe(emoji[label] ?? Label.unknownEmoji)) \(Console.safe(label)) \(secondsText(Double(count) * interval))"
     }
     Console.print("\(movie.id): \(secondsText(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s") — \(parts.joined(separator: ", "))  (\(path))")
     Console.printFormatted("  " + MoodStrip.render(labels, colour: Console.stdoutIsTerminal))

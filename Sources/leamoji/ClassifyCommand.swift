@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiVideo
 
 /// `leamoji classify`: the label and probabilities of still images.
@@ -40,8 +39,9 @@ struct Classify: ParsableCommand {
   }
 
   func run() throws {
-    let (model, _) = try modelOptions.load()
-    let size = PixelSize(width: model.inputWidth, height: model.inputHeight)
+    let (classifier, _) = try modelOptions.load()
+    let size = classifier.inputSize
+    let names = classifier.labelNames
     var failure: CommandFailure? = nil
     for path in images {
       let image: RGBImage
@@ -53,14 +53,14 @@ struct Classify: ParsableCommand {
         failure = failure ?? problem
         continue
       }
-      let input = try model.preprocess(rgb: image.pixels, width: image.width, height: image.height)
-      guard let prediction = try model.predict(Tensor.stack([input]), threads: 1).first else { continue }
+      guard let prediction = try classifier.classify([image], threads: 1).first else { continue }
+      let label = prediction.label
       if json {
-        let probabilities = Dictionary(uniqueKeysWithValues: zip(model.labels, prediction.probabilities))
-        Console.printJSON(jsonText(Line(file: path, label: prediction.label, probabilities: probabilities, logits: prediction.logits)))
+        let probabilities = Dictionary(uniqueKeysWithValues: zip(names, prediction.probabilities))
+        Console.printJSON(jsonText(Line(file: path, label: label.name, probabilities: probabilities, logits: prediction.logits)))
       } else {
-        let details = zip(model.labels, prediction.probabilities).map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
-        Console.print("\(path): \(model.emoji(for: prediction.label)) \(prediction.label) (\(details))")
+        let details = zip(names, prediction.probabilities).map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
+        Console.print("\(path): \(label.emoji) \(label.name) (\(details))")
       }
     }
     if let failure {

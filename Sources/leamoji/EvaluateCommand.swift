@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 
 /// `leamoji evaluate`: how well a model labels a folder of labelled images.
 struct Evaluate: ParsableCommand {
@@ -52,20 +51,20 @@ struct Evaluate: ParsableCommand {
   }
 
   func run() throws {
-    let (model, _) = try modelOptions.load()
-    let images = try loadFolder(
-      testingData, size: PixelSize(width: model.inputWidth, height: model.inputHeight), labels: model.labels,
-      minimumLabels: 1)
-    let (matrix, outcomes) = try Evaluation.confusionMatrix(of: model, on: images)
+    let (classifier, _) = try modelOptions.load()
+    let labels = classifier.labels
+    let names = classifier.labelNames
+    let images = try loadFolder(testingData, size: classifier.inputSize, labels: names, minimumLabels: 1)
+    let (matrix, outcomes) = try Evaluation.confusionMatrix(of: classifier, on: images)
     if json {
-      let perClass = Dictionary(uniqueKeysWithValues: model.labels.indices.map { i in
-        (model.labels[i], Report.PerClass(count: matrix.counts[i].reduce(0, +), precision: matrix.precision(i), recall: matrix.recall(i)))
+      let perClass = Dictionary(uniqueKeysWithValues: names.indices.map { i in
+        (names[i], Report.PerClass(count: matrix.counts[i].reduce(0, +), precision: matrix.precision(i), recall: matrix.recall(i)))
       })
       let list = verbose ? outcomes.map {
-        Report.Image(file: $0.path, label: $0.prediction.label, truth: model.labels[$0.truth],
+        Report.Image(file: $0.path, label: $0.prediction.label.name, truth: names[$0.truth],
                      probability: $0.prediction.confidence, correct: $0.isCorrect)
       } : nil
-      let report = Report(accuracy: matrix.accuracy, count: matrix.total, labels: model.labels,
+      let report = Report(accuracy: matrix.accuracy, count: matrix.total, labels: names,
                           confusion: matrix.counts, perClass: perClass, images: list)
       Console.printJSON(jsonText(report))
       return
@@ -74,16 +73,16 @@ struct Evaluate: ParsableCommand {
       for outcome in outcomes {
         let mark = outcome.isCorrect ? "ok   " : "WRONG"
         Console.print(String(format: "%@  predicted %@ %-8@ true %-8@ p=%.3f  %@", mark,
-          model.emoji(for: outcome.prediction.label), outcome.prediction.label, model.labels[outcome.truth],
+          outcome.prediction.label.emoji, outcome.prediction.label.name, names[outcome.truth],
           outcome.prediction.confidence, outcome.path))
       }
     }
     Console.print("Accuracy \(percent(matrix.accuracy)) on \(matrix.total) images")
     matrix.rendered().forEach { Console.print($0) }
-    for (i, label) in model.labels.enumerated() {
+    for (i, label) in labels.enumerated() {
       let p = matrix.precision(i).map(percent) ?? "n/a"
       let r = matrix.recall(i).map(percent) ?? "n/a"
-      Console.print("\(model.emoji(for: label)) \(label): precision \(p), recall \(r) (\(matrix.counts[i].reduce(0, +)) images)")
+      Console.print("\(label.emoji) \(label.name): precision \(p), recall \(r) (\(matrix.counts[i].reduce(0, +)) images)")
     }
   }
 }

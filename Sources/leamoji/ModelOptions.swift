@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiVideo
 
 /// `--model`, shared by every command that classifies.
@@ -37,14 +37,13 @@ struct ModelOptions: ParsableArguments {
     return nil
   }
 
-  /// Reads and validates the model.
-  func load() throws -> (model: Model, path: String) {
+  /// Reads and validates the model; errors name the file as the user gave it.
+  func load() throws -> (classifier: Classifier, path: String) {
     let path = resolvedPath()
     do {
-      return (try Model.read(from: URL(fileURLWithPath: path)), path)
+      return (try Classifier(contentsOf: path), path)
     } catch {
-      // Name the file as the user gave it, not as an absolute URL path.
-      throw CommandFailure(ModelFileError(path: path, problem: error.problem))
+      throw CommandFailure(error)
     }
   }
 }

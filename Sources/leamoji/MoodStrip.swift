@@ -1,16 +1,9 @@
-/// A one-line picture of a video's moods: one cell per second (or per group of seconds when the
-/// video is longer than the line), coloured on a terminal, plain letters elsewhere.
-enum MoodStrip {
-  /// The 24-bit colour of a label's cells.
-  static func colour(of label: String) -> (UInt8, UInt8, UInt8) {
-    switch label {
-    case "happy": return (250, 200, 40)
-    case "neutral": return (140, 140, 140)
-    case "scary": return (150, 20, 60)
-    default: return (60, 110, 200)
-    }
-  }
+import LeamojiCore
 
+/// A one-line picture of a video's moods: one cell per second (or per group of seconds when the
+/// video is longer than the line), coloured on a terminal, plain letters elsewhere. Colours and
+/// letters are the labels' own (`Label`).
+enum MoodStrip {
   /// The label that most cells of each group show, `width` groups at most (earlier label on ties).
   static func cells(_ labels: [String], width: Int) -> [String] {
     guard !labels.isEmpty, width > 0 else { return [] }
@@ -23,16 +16,16 @@ enum MoodStrip {
     }
   }
 
-  /// The strip: coloured blocks with `colour`, else the first letter of each cell's label.
+  /// The strip: blocks in each cell's label colour with `colour`, else each label's letter.
   static func render(_ labels: [String], width: Int = 60, colour useColour: Bool) -> String {
-    let groups = cells(labels, width: width)
+    let groups = cells(labels, width: width).map { Label(name: $0) }
     guard useColour else {
-      return groups.map { String(Console.safe($0).first ?? "?") }.joined()
+      return groups.map { String(Console.safe(String($0.letter)).first ?? "?") }.joined()
     }
     var text = ""
     for label in groups {
-      let (r, g, b) = colour(of: label)
-      text += "\u{1B}[48;2;\(r);\(g);\(b)m \u{1B}[0m"
+      let c = label.colour
+      text += "\u{1B}[48;2;\(c.r);\(c.g);\(c.b)m \u{1B}[0m"
     }
     return text
   }

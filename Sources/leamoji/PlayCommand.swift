@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiTerminal
 import LeamojiTimeline
 import LeamojiVideo
@@ -101,12 +101,13 @@ struct Play: ParsableCommand {
     let id = MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
     if let movie = movies.first(where: { $0.id == id }) { return movie }
     Console.writeStderr("\(Console.safe(video)) is not in \(Console.safe(data)) yet: analysing it first\n")
-    let (model, modelPath) = try modelOptions.load()
+    let (classifier, modelPath) = try modelOptions.load()
     let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
     let plan = AnalysisPlan(
-      model: model, modelInfo: ModelInfo(labels: model.labels, sha256: SHA256.hex(modelBytes)), store: store,
+      classifier: classifier, modelInfo: ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes)),
+      store: store,
       folder: (data as NSString).deletingLastPathComponent, seekAhead: seekAhead ?? 5, interval: 1, includeFrames: false,
-      poster: true, vtt: false, srt: false, title: nil, description: nil, threads: Network.defaultThreads)
+      poster: true, vtt: false, srt: false, title: nil, description: nil, threads: Classifier.defaultThreads)
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let stored = try plan.analyze(path: video, id: id) { done, total in progress.update(id, done: done, total: total) }
     progress.clear()

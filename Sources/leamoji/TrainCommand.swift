@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 
 /// `leamoji train`: trains the CNN on labelled image folders, as Create ML's image classifier.
 struct Train: ParsableCommand {
@@ -61,7 +60,7 @@ struct Train: ParsableCommand {
   var overwrite = false
 
   @Option(help: "Threads for training (the model does not depend on it).")
-  var threads = Network.defaultThreads
+  var threads = Classifier.defaultThreads
 
   func validate() throws {
     guard epochs >= 1, epochs <= 10_000 else { throw ValidationError("--epochs must be 1 to 10000") }
@@ -73,11 +72,13 @@ struct Train: ParsableCommand {
       throw ValidationError("--augment takes a comma-separated list of flip, crop, exposure, noise, or none")
     }
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
-    _ = try emojiMap()
+    _ = try customEmoji()
   }
 
-  func emojiMap() throws -> [String: String] {
-    var map = Model.standardEmoji
+  /// The `--emoji` entries by lower-cased label (later entries win); the standard labels keep
+  /// their own emoji unless given here.
+  func customEmoji() throws -> [String: String] {
+    var map: [String: String] = [:]
     for entry in emoji {
       let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -116,7 +117,7 @@ struct Train: ParsableCommand {
     let result: TrainingResult
     do {
       result = try Trainer.train(
-        training: training, validation: held, options: options, emoji: try emojiMap(),
+        training: training, validation: held, options: options, customEmoji: try customEmoji(),
         onBatch: { done, total in
           progress.update(done, total: total, label: "epoch \(currentEpoch)/\(options.epochs)")
         },
@@ -135,13 +136,13 @@ struct Train: ParsableCommand {
     Console.print("Kept epoch \(result.bestEpoch)" + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
 
     if let test {
-      let testImages = try loadFolder(test, size: inputSize, labels: result.model.labels, minimumLabels: 1)
-      let matrix = try Evaluation.confusionMatrix(of: result.model, on: testImages, threads: threads).matrix
+      let testImages = try loadFolder(test, size: inputSize, labels: result.classifier.labelNames, minimumLabels: 1)
+      let matrix = try Evaluation.confusionMatrix(of: result.classifier, on: testImages, threads: threads).matrix
       Console.print("Test accuracy \(percent(matrix.accuracy)) on \(testImages.count) images")
       matrix.rendered().forEach { Console.print($0) }
     }
     do {
-      try DurableFile(output).write(result.model.encoded())
+      try DurableFile(output).write(result.classifier.encoded())
     } catch {
       throw CommandFailure(error)
     }
@@ -155,7 +156,7 @@ func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabel
     let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
     let progress = ProgressBar(label: "reading \(path)", total: folder.items.count)
     let (images, skipped) = try ImageSet.load(
-      folder, size: size, labelNames: labels, threads: Network.defaultThreads, decode: decodeImageFile,
+      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads, decode: decodeImageFile,
       progress: { progress.update($0) })
     progress.finish()
     if let first = skipped.first {

@@ -1,7 +1,6 @@
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiNN
 import LeamojiTimeline
 import LeamojiVideo
 
@@ -20,13 +19,13 @@ struct VideoAnalysis {
 
   /// - Parameter progress: called with (seconds analysed, expected total or nil).
   static func run(
-    path: String, model: Model, interval: Double, threads: Int, wantPoster: Bool,
+    path: String, classifier: Classifier, interval: Double, threads: Int, wantPoster: Bool,
     progress: (Int, Int?) -> Void
   ) throws -> VideoAnalysis {
     let sampler: FrameSampler
     do {
       sampler = try FrameSampler(
-        path: path, interval: interval, size: PixelSize(width: model.inputWidth, height: model.inputHeight),
+        path: path, interval: interval, size: classifier.inputSize,
         previewWidth: wantPoster ? posterWidth : nil)
     } catch {
       throw CommandFailure(error)
@@ -38,8 +37,7 @@ struct VideoAnalysis {
 
     func classifyPending() throws {
       guard !pending.isEmpty else { return }
-      let inputs = try pending.map { try model.preprocess(rgb: $0.image.pixels, width: $0.image.width, height: $0.image.height) }
-      let predictions = try model.predict(Tensor.stack(inputs), threads: threads)
+      let predictions = try classifier.classify(pending.map(\.image), threads: threads)
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         if let preview = sample.preview {

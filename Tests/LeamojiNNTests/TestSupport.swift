@@ -1,6 +1,7 @@
 import LeamojiCore
 import Foundation
 import LeamojiNN
+import Testing
 
 /// Helpers shared by the LeamojiNN tests.
 enum TestSupport {
@@ -63,5 +64,37 @@ enum TestSupport {
       .appendingPathComponent("leamoji-nn-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+  }
+
+  /// Checks ∂L/∂input and ∂L/∂parameters of `layer` at `x` against central finite differences,
+  /// in float32 with a relative tolerance of 1e-3 (plus 1e-4 absolute, `worstError`). The scalar
+  /// checked is `L = Σ r ⊙ layer(x)` for a random `r`.
+  static func checkGradients(_ layer: some Layer, input x: Tensor, eps: Float, seed: UInt64) {
+    let y = layer.forward(x)
+    let r = random(y.shape, seed: seed)
+    var grads = layer.parameters.map { Tensor(shape: $0.shape) }
+    let dx = layer.backward(input: x, output: y, outputGradient: r, parameterGradients: &grads,
+                            needsInputGradient: true)
+    let numericDx = numericGradient(of: x, eps: eps) { dot(layer.forward($0), r) }
+    #expect(dx != nil)
+    if let dx { #expect(worstError(dx, numericDx) <= 0, "input gradient of \(layer.spec)") }
+
+    for p in 0..<layer.parameters.count {
+      let numeric = numericGradient(of: layer.parameters[p], eps: eps) { value in
+        var changed = layer
+        changed.parameters[p] = value
+        return dot(changed.forward(x), r)
+      }
+      #expect(worstError(grads[p], numeric) <= 0, "parameter \(p) of \(layer.spec)")
+    }
+
+    // Gradients accumulate: a second backward pass doubles them.
+    var twice = grads
+    _ = layer.backward(input: x, output: y, outputGradient: r, parameterGradients: &twice,
+                       needsInputGradient: false)
+    for p in 0..<grads.count {
+      #expect(worstError(twice[p], Tensor(shape: grads[p].shape, data: grads[p].data.map { 2 * $0 }),
+                                     rel: 1e-5, abs: 1e-6) <= 0)
+    }
   }
 }

@@ -36,22 +36,13 @@ struct OverlayTests {
     #expect(playhead == 21)
     #expect(colours[playhead] == RGB(255, 255, 255))
     // Column c shows the scene at (c + 0.5) * 30 / 43 s: happy up to 13, scary 14...28.
-    #expect(colours[0] == MoodPalette.happy)
-    #expect(colours[13] == MoodPalette.happy)
-    #expect(colours[14] == MoodPalette.scary)
-    #expect(colours[28] == MoodPalette.scary)
-    #expect(colours[29] == MoodPalette.neutral)
-    #expect(colours[42] == MoodPalette.neutral)
+    #expect(colours[0] == Label.happy.colour)
+    #expect(colours[13] == Label.happy.colour)
+    #expect(colours[14] == Label.scary.colour)
+    #expect(colours[28] == Label.scary.colour)
+    #expect(colours[29] == Label.neutral.colour)
+    #expect(colours[42] == Label.neutral.colour)
     #expect(overlay[59, 9]?.background == RGB(20, 20, 20))
-  }
-
-  @Test("mood colours: happy warm yellow, neutral grey, scary dark red, others blue")
-  func palette() {
-    #expect(MoodPalette.colour(for: "happy") == RGB(250, 200, 40))
-    #expect(MoodPalette.colour(for: "Neutral") == RGB(140, 140, 140))
-    #expect(MoodPalette.colour(for: "scary") == RGB(150, 20, 60))
-    #expect(MoodPalette.colour(for: "sad") == RGB(60, 110, 200))
-    #expect(MoodPalette.colour(for: nil) == RGB(50, 50, 50))
   }
 
   @Test("paused: ⏸ and the buffering box; seeking: the buffering box while playing")

@@ -19,9 +19,9 @@ let E = "\u{1B}"
 
 /// A marker as `MarkerEncoder` makes them: `cueAt = max(0, second - seekAhead)`.
 func marker(_ label: String, at second: Double, seekAhead: Double = 3) -> Marker {
-  let emoji = ["happy": "😀", "neutral": "😐", "scary": "😱"][label] ?? "❔"
-  return Marker(
-    confidence: 0.9, cueAt: max(0, second - seekAhead), emoji: emoji, label: label, second: second)
+  Marker(
+    confidence: 0.9, cueAt: max(0, second - seekAhead), emoji: Label(name: label).emoji, label: label,
+    second: second)
 }
 
 /// An image from rows of colours.

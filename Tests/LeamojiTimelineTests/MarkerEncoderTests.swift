@@ -1,11 +1,12 @@
 import Foundation
+import LeamojiCore
 import Testing
 
 @testable import LeamojiTimeline
 
 @Suite("Marker encoder")
 struct MarkerEncoderTests {
-  let encoder = MarkerEncoder(labels: moodLabels)
+  let encoder = MarkerEncoder(labels: Label.standard)
 
   func summary(_ markers: [Marker]) -> [String] { markers.map { "\($0.label)@\($0.second)" } }
 
@@ -59,10 +60,10 @@ struct MarkerEncoderTests {
   func seekAhead() {
     let clamped = encoder.encode(scores("hhhsssnnn")).markers
     #expect(clamped.map(\.cueAt) == [0, 0, 1])
-    let immediate = MarkerEncoder(labels: moodLabels, seekAhead: 0).encode(scores("hhhsssnnn")).markers
+    let immediate = MarkerEncoder(labels: Label.standard, seekAhead: 0).encode(scores("hhhsssnnn")).markers
     #expect(immediate.map(\.cueAt) == immediate.map(\.second))
     #expect(immediate.map(\.cueAt) == [0, 3, 6])
-    let fractional = MarkerEncoder(labels: moodLabels, seekAhead: 2.5).encode(scores("hhhhsss")).markers
+    let fractional = MarkerEncoder(labels: Label.standard, seekAhead: 2.5).encode(scores("hhhhsss")).markers
     #expect(fractional.map(\.cueAt) == [0, 1.5])
     #expect(!clamped.contains { $0.cueAt.sign == .minus })
   }
@@ -81,7 +82,7 @@ struct MarkerEncoderTests {
   func halfSecondInterval() {
     let short = encoder.encode(scores("hhhhhssshhhh", interval: 0.5))
     #expect(summary(short.markers) == ["happy@0.0"])
-    let real = MarkerEncoder(labels: moodLabels, seekAhead: 1).encode(scores("hhhhhsssshhhh", interval: 0.5))
+    let real = MarkerEncoder(labels: Label.standard, seekAhead: 1).encode(scores("hhhhhsssshhhh", interval: 0.5))
     #expect(summary(real.markers) == ["happy@0.0", "scary@2.5", "happy@4.5"])
     #expect(real.markers.map(\.cueAt) == [0, 1.5, 3.5])
     #expect(real.frames.map(\.second).prefix(3) == [0, 0.5, 1])
@@ -120,9 +121,9 @@ struct MarkerEncoderTests {
     #expect(encoder.encode(scores("hsnhsnh")) == encoder.encode(scores("hsnhsnh")))
   }
 
-  @Test("frames carry the smoothed label and rounded probabilities; unknown labels get ❔")
+  @Test("frames carry the smoothed label and rounded probabilities; markers the label's emoji")
   func framesAndEmoji() {
-    let custom = MarkerEncoder(labels: ["calm", "tense"], emoji: ["calm": "🙂"])
+    let custom = MarkerEncoder(labels: [Label(name: "calm", emoji: "🙂"), Label(name: "tense")])
     let timeline = custom.encode([
       SecondScore(second: 1, probabilities: [0.123456, 0.876544]),
       SecondScore(second: 0, probabilities: [0.2, 0.8]),
@@ -137,7 +138,7 @@ struct MarkerEncoderTests {
 
   @Test("minimumSceneLength 0 keeps every raw change")
   func noSmoothing() {
-    let raw = MarkerEncoder(labels: moodLabels, minimumSceneLength: 0).encode(scores("hhshh"))
+    let raw = MarkerEncoder(labels: Label.standard, minimumSceneLength: 0).encode(scores("hhshh"))
     #expect(summary(raw.markers) == ["happy@0.0", "scary@2.0", "happy@3.0"])
   }
 

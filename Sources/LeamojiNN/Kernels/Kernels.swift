@@ -1,7 +1,11 @@
-/// The hot loops of the network: matrix multiply, im2col / col2im and pooling.
+/// The hot loops of the network. This file holds the vectorised ones (matrix multiply,
+/// element-wise loops, reductions) with the vector load/store helpers they use: debug builds
+/// compile each file on its own and would not inline helpers from another file, which made the
+/// kernels 2.5 times slower. im2col / col2im are in ConvolutionKernels.swift, max pooling in
+/// PoolingKernels.swift.
 ///
-/// Everything here works on raw pointers to row-major float32 buffers, so speed work (tiling,
-/// vector width) stays in this one file. Every routine sums in a fixed order that depends only
+/// Everything works on raw pointers to row-major float32 buffers, so speed work (tiling,
+/// vector width) stays in this folder. Every routine sums in a fixed order that depends only
 /// on the sizes, never on threads, so results are bit-reproducible.
 ///
 /// Vectors are written with `SIMD4`/`SIMD8`: the default x86-64 target is SSE2, where a
@@ -200,146 +204,6 @@ enum Kernels {
         }
       }
       i += rows
-    }
-  }
-
-  // MARK: Convolution helpers
-
-  /// Geometry of one 2-D convolution or pooling window sweep over a CHW sample.
-  struct Window {
-    var channels: Int
-    var height: Int
-    var width: Int
-    var kernel: Int
-    var stride: Int
-    var padding: Int
-    var outHeight: Int { (height + 2 * padding - kernel) / stride + 1 }
-    var outWidth: Int { (width + 2 * padding - kernel) / stride + 1 }
-    /// Rows of the im2col matrix: `channels * kernel * kernel`.
-    var patchSize: Int { channels * kernel * kernel }
-    /// Columns of the im2col matrix: output positions.
-    var positions: Int { outHeight * outWidth }
-  }
-
-  /// The output columns `lo..<hi` whose input column `ox*stride - padding + kx` lies inside
-  /// `0..<width` (the rest read padding zeros). The same formula serves rows.
-  @inline(__always)
-  static func validRange(size: Int, outSize: Int, stride: Int, padding: Int, tap: Int) -> (Int, Int) {
-    let first = padding - tap  // ox*stride >= first
-    let lo = first > 0 ? (first + stride - 1) / stride : 0
-    let limit = size + padding - tap  // ox*stride < limit
-    let hi = limit > 0 ? min(outSize, (limit + stride - 1) / stride) : 0
-    return (min(lo, hi), hi)
-  }
-
-  /// Unfolds input patches into `col[patchSize × positions]`: row `(c, ky, kx)`, column
-  /// `(oy, ox)` holds `input[c, oy*stride - padding + ky, ox*stride - padding + kx]` (0 outside).
-  static func im2col(_ g: Window, input: UnsafePointer<Float>, col: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth, positions = g.positions
-    var row = 0
-    for ch in 0..<g.channels {
-      let plane = input + ch * g.height * g.width
-      for ky in 0..<g.kernel {
-        let (yLo, yHi) = validRange(size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
-        for kx in 0..<g.kernel {
-          let (xLo, xHi) = validRange(size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
-          let dst = col + row * positions
-          dst.update(repeating: 0, count: yLo * ow)
-          for oy in yLo..<yHi {
-            let src = plane + (oy * g.stride - g.padding + ky) * g.width - g.padding + kx
-            let line = dst + oy * ow
-            line.update(repeating: 0, count: xLo)
-            if g.stride == 1 {
-              (line + xLo).update(from: src + xLo, count: xHi - xLo)
-            } else {
-              for ox in xLo..<xHi { line[ox] = src[ox * g.stride] }
-            }
-            (line + xHi).update(repeating: 0, count: ow - xHi)
-          }
-          (dst + yHi * ow).update(repeating: 0, count: (oh - yHi) * ow)
-          row += 1
-        }
-      }
-    }
-  }
-
-  /// Folds `col[patchSize × positions]` back onto the input grid, adding each entry to the input
-  /// element it came from (the adjoint of `im2col`); padding entries are dropped.
-  static func col2imAdd(_ g: Window, col: UnsafePointer<Float>, input: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth, positions = g.positions
-    var row = 0
-    for ch in 0..<g.channels {
-      let plane = input + ch * g.height * g.width
-      for ky in 0..<g.kernel {
-        let (yLo, yHi) = validRange(size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
-        for kx in 0..<g.kernel {
-          let (xLo, xHi) = validRange(size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
-          let srcRow = col + row * positions
-          for oy in yLo..<yHi {
-            let dst = plane + (oy * g.stride - g.padding + ky) * g.width - g.padding + kx
-            let line = srcRow + oy * ow
-            if g.stride == 1 {
-              add(line + xLo, into: dst + xLo, xHi - xLo)
-            } else {
-              for ox in xLo..<xHi { dst[ox * g.stride] += line[ox] }
-            }
-          }
-          row += 1
-        }
-      }
-    }
-  }
-
-  // MARK: Max pooling
-
-  /// The index (within the input plane) of the first maximum of the window at `(oy, ox)`, in
-  /// row-major window order. Pooling windows have no padding and always lie inside the plane.
-  @inline(__always)
-  static func argmaxInWindow(_ g: Window, plane: UnsafePointer<Float>, oy: Int, ox: Int) -> Int {
-    let top = oy * g.stride * g.width + ox * g.stride
-    if g.kernel == 2 {
-      let w = g.width
-      var best = top
-      if plane[top + 1] > plane[best] { best = top + 1 }
-      if plane[top + w] > plane[best] { best = top + w }
-      if plane[top + w + 1] > plane[best] { best = top + w + 1 }
-      return best
-    }
-    var best = top
-    for ky in 0..<g.kernel {
-      for kx in 0..<g.kernel {
-        let idx = top + ky * g.width + kx
-        if plane[idx] > plane[best] { best = idx }
-      }
-    }
-    return best
-  }
-
-  /// Max pooling of every channel: `output[c, oy, ox]` = the window maximum.
-  static func maxPool(_ g: Window, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-    let oh = g.outHeight, ow = g.outWidth
-    for ch in 0..<g.channels {
-      let plane = input + ch * g.height * g.width
-      let out = output + ch * oh * ow
-      for oy in 0..<oh {
-        for ox in 0..<ow { out[oy * ow + ox] = plane[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] }
-      }
-    }
-  }
-
-  /// Routes each output gradient to the (first) maximum of its window, adding into `gradInput`.
-  static func maxPoolBackwardAdd(
-    _ g: Window, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
-    gradInput: UnsafeMutablePointer<Float>
-  ) {
-    let oh = g.outHeight, ow = g.outWidth, hw = g.height * g.width
-    for ch in 0..<g.channels {
-      let plane = input + ch * hw
-      let gIn = gradInput + ch * hw
-      let gOut = gradOutput + ch * oh * ow
-      for oy in 0..<oh {
-        for ox in 0..<ow { gIn[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] += gOut[oy * ow + ox] }
-      }
     }
   }
 

@@ -1,7 +1,7 @@
 /// Errors from building or running a network with inputs that do not fit it.
 ///
-/// These come from values a caller passes in (layer lists, batches, labels, pixel buffers), so
-/// they are thrown rather than trapping.
+/// These come from values a caller passes in (layer lists, batches, class indices), so they are
+/// thrown rather than trapping.
 public enum NNError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A layer description is unusable (bad numbers, unknown type, duplicate name...).
   case invalidLayer(index: Int, reason: String)
@@ -9,8 +9,7 @@ public enum NNError: Error, Equatable, Sendable, CustomStringConvertible {
   case shapeMismatch(layer: Int, reason: String)
   /// The network does not end in a vector of class scores.
   case invalidOutput(shape: [Int])
-  /// A network input shape that is empty, has a non-positive dimension or is too large; or a
-  /// model input that is not `[3, H, W]`.
+  /// A network input shape that is empty, has a non-positive dimension or is too large.
   case invalidInputShape(shape: [Int], reason: String)
   /// A batch does not have shape `[batch] + inputShape`.
   case badInput(expected: [Int], found: [Int])
@@ -18,8 +17,6 @@ public enum NNError: Error, Equatable, Sendable, CustomStringConvertible {
   case badLabels(reason: String)
   /// Parameters handed to a network do not match its own (count, name or shape).
   case parameterMismatch(reason: String)
-  /// A preprocessing argument is wrong (pixel count, mean/std length, zero std...).
-  case badPreprocessing(reason: String)
 
   public var description: String {
     switch self {
@@ -30,7 +27,6 @@ public enum NNError: Error, Equatable, Sendable, CustomStringConvertible {
     case .badInput(let e, let f): return "input batch has shape \(f); expected [batch] + \(e)"
     case .badLabels(let r): return "bad labels: \(r)"
     case .parameterMismatch(let r): return "parameters do not match the network: \(r)"
-    case .badPreprocessing(let r): return "cannot preprocess image: \(r)"
     }
   }
 }

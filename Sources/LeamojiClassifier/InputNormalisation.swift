@@ -1,0 +1,89 @@
+/// How RGB pixels become network input: `(pixel / 255 − mean[c]) / std[c]` for each channel,
+/// in float32 and in exactly that order. torchvision's `ToTensor` + `Normalize` compute the
+/// same, so an image gives the same input here as in PyTorch.
+///
+/// A model file stores `mean` and `std`; training measures them on its images. Every image on
+/// its way into the network — training batches, evaluation, classification, video analysis —
+/// goes through `BatchMaker`, which uses this and nothing else.
+public struct InputNormalisation: Equatable, Sendable {
+  /// Per-channel (R, G, B) mean of `pixel / 255`, subtracted first.
+  public let mean: [Float]
+  /// Per-channel standard deviation of `pixel / 255`, divided by after the mean is subtracted.
+  public let std: [Float]
+
+  /// torchvision's ImageNet statistics, the default for a network trained elsewhere.
+  public static let imageNet = InputNormalisation(
+    checked: [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+
+  /// A normalisation with the given statistics.
+  /// - Throws: `ClassifierError.badNormalisation` unless both have 3 finite values and every
+  ///   `std` value is positive.
+  public init(mean: [Float], std: [Float]) throws(ClassifierError) {
+    guard mean.count == 3, std.count == 3 else {
+      throw .badNormalisation(reason: "mean and std need 3 values each")
+    }
+    guard mean.allSatisfy(\.isFinite), std.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+      throw .badNormalisation(reason: "mean must be finite and std finite and positive")
+    }
+    self.init(checked: mean, std)
+  }
+
+  private init(checked mean: [Float], _ std: [Float]) {
+    self.mean = mean
+    self.std = std
+  }
+
+  /// The statistics of `pixel / 255` over RGB images stored back to back (e.g. a training
+  /// set), so that the network's input has mean 0 and deviation 1 in each channel. Summed in
+  /// Double in pixel order: the same pixels always give the same values. A deviation below
+  /// 0.001 counts as 0.001 (one flat channel must not divide by zero); without pixels,
+  /// `imageNet`.
+  public static func measured(over pixels: [UInt8]) -> InputNormalisation {
+    var sum = [Double](repeating: 0, count: 3)
+    var sumSq = [Double](repeating: 0, count: 3)
+    let count = pixels.count / 3
+    for i in 0..<count {
+      for c in 0..<3 {
+        let v = Double(pixels[3 * i + c]) / 255
+        sum[c] += v
+        sumSq[c] += v * v
+      }
+    }
+    guard count > 0 else { return imageNet }
+    let n = Double(count)
+    let mean = sum.map { $0 / n }
+    let std = (0..<3).map { c in max((sumSq[c] / n - mean[c] * mean[c]).squareRoot(), 1e-3) }
+    return InputNormalisation(checked: mean.map { Float($0) }, std.map { Float($0) })
+  }
+
+  /// The first half of the path: one image's tightly packed RGB bytes (row-major, top row
+  /// first, as `RGBImage.pixels`) as three planes of `pixel / 255` (CHW order). Augmentation
+  /// works on these values.
+  static func unitPlanes(_ rgb: ArraySlice<UInt8>, pixels: Int) -> [Float] {
+    precondition(rgb.count == 3 * pixels, "\(rgb.count) bytes for \(pixels) RGB pixels")
+    var planes = [Float](repeating: 0, count: 3 * pixels)
+    rgb.withUnsafeBufferPointer { src in
+      planes.withUnsafeMutableBufferPointer { dst in
+        for i in 0..<pixels {
+          dst[i] = Float(src[3 * i]) / 255
+          dst[pixels + i] = Float(src[3 * i + 1]) / 255
+          dst[2 * pixels + i] = Float(src[3 * i + 2]) / 255
+        }
+      }
+    }
+    return planes
+  }
+
+  /// The second half: `(value − mean[c]) / std[c]` of each of the three planes, written to
+  /// `out` (which holds `planes.count` values).
+  func normalise(_ planes: [Float], into out: UnsafeMutableBufferPointer<Float>) {
+    precondition(planes.count % 3 == 0 && out.count == planes.count)
+    let plane = planes.count / 3
+    planes.withUnsafeBufferPointer { src in
+      for c in 0..<3 {
+        let (m, s) = (mean[c], std[c])
+        for i in (c * plane)..<((c + 1) * plane) { out[i] = (src[i] - m) / s }
+      }
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/// Window geometry and the im2col / col2im unfolding of the convolution layer.
+extension Kernels {
+  /// Geometry of one 2-D convolution or pooling window sweep over a CHW sample.
+  struct Window {
+    var channels: Int
+    var height: Int
+    var width: Int
+    var kernel: Int
+    var stride: Int
+    var padding: Int
+    var outHeight: Int { (height + 2 * padding - kernel) / stride + 1 }
+    var outWidth: Int { (width + 2 * padding - kernel) / stride + 1 }
+    /// Rows of the im2col matrix: `channels * kernel * kernel`.
+    var patchSize: Int { channels * kernel * kernel }
+    /// Columns of the im2col matrix: output positions.
+    var positions: Int { outHeight * outWidth }
+  }
+
+  /// The output columns `lo..<hi` whose input column `ox*stride - padding + kx` lies inside
+  /// `0..<width` (the rest read padding zeros). The same formula serves rows.
+  @inline(__always)
+  static func validRange(
+    size: Int, outSize: Int, stride: Int, padding: Int, tap: Int
+  ) -> (Int, Int) {
+    let first = padding - tap  // ox*stride >= first
+    let lo = first > 0 ? (first + stride - 1) / stride : 0
+    let limit = size + padding - tap  // ox*stride < limit
+    let hi = limit > 0 ? min(outSize, (limit + stride - 1) / stride) : 0
+    return (min(lo, hi), hi)
+  }
+
+  /// Unfolds input patches into `col[patchSize × positions]`: row `(c, ky, kx)`, column
+  /// `(oy, ox)` holds `input[c, oy*stride - padding + ky, ox*stride - padding + kx]` (0 outside).
+  static func im2col(_ g: Window, input: UnsafePointer<Float>, col: UnsafeMutablePointer<Float>) {
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let positions = g.positions
+    var row = 0
+    for ch in 0..<g.channels {
+      let plane = input + ch * g.height * g.width
+      for ky in 0..<g.kernel {
+        let (yLo, yHi) = validRange(
+          size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
+        for kx in 0..<g.kernel {
+          let (xLo, xHi) = validRange(
+            size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
+          let dst = col + row * positions
+          dst.update(repeating: 0, count: yLo * ow)
+          for oy in yLo..<yHi {
+            let src = plane + (oy * g.stride - g.padding + ky) * g.width - g.padding + kx
+            let line = dst + oy * ow
+            line.update(repeating: 0, count: xLo)
+            if g.stride == 1 {
+              (line + xLo).update(from: src + xLo, count: xHi - xLo)
+            } else {
+              for ox in xLo..<xHi { line[ox] = src[ox * g.stride] }
+            }
+            (line + xHi).update(repeating: 0, count: ow - xHi)
+          }
+          (dst + yHi * ow).update(repeating: 0, count: (oh - yHi) * ow)
+          row += 1
+        }
+      }
+    }
+  }
+
+  /// Folds `col[patchSize × positions]` back onto the input grid, adding each entry to the input
+  /// element it came from (the adjoint of `im2col`); padding entries are dropped.
+  static func col2imAdd(
+    _ g: Window, col: UnsafePointer<Float>, input: UnsafeMutablePointer<Float>
+  ) {
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let positions = g.positions
+    var row = 0
+    for ch in 0..<g.channels {
+      let plane = input + ch * g.height * g.width
+      for ky in 0..<g.kernel {
+        let (yLo, yHi) = validRange(
+          size: g.height, outSize: oh, stride: g.stride, padding: g.padding, tap: ky)
+        for kx in 0..<g.kernel {
+          let (xLo, xHi) = validRange(
+            size: g.width, outSize: ow, stride: g.stride, padding: g.padding, tap: kx)
+          let srcRow = col + row * positions
+          for oy in yLo..<yHi {
+            let dst = plane + (oy * g.stride - g.padding + ky) * g.width - g.padding + kx
+            let line = srcRow + oy * ow
+            if g.stride == 1 {
+              add(line + xLo, into: dst + xLo, xHi - xLo)
+            } else {
+              for ox in xLo..<xHi { dst[ox * g.stride] += line[ox] }
+            }
+          }
+          row += 1
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import LeamojiCore
+import LeamojiNN
+import Testing
+
+@testable import LeamojiClassifier
+
+@Suite("Batch maker")
+struct BatchMakerTests {
+  @Test("batches normalise per channel; augmentation depends on the seed only")
+  func batches() throws {
+    var set = ImageSet(size: PixelSize(width: 4, height: 4), labelNames: ["a", "b"])
+    set.append(RGBImage(width: 4, height: 4, fill: RGB(255, 0, 51)), label: 0, path: "x")
+    let normalisation = try InputNormalisation(mean: [0.5, 0.5, 0.5], std: [0.5, 0.25, 0.1])
+    let maker = BatchMaker(size: set.size, normalisation: normalisation)
+    let plain = maker.batch(from: set, indices: [0])
+    #expect(plain.shape == [1, 3, 4, 4])
+    #expect(plain.data[0] == 1)  // (1 - 0.5) / 0.5
+    #expect(plain.data[16] == -2)  // (0 - 0.5) / 0.25
+    #expect(plain.data[32] == (Float(51) / 255 - 0.5) / 0.1)
+    let all: Augmentation = [.flip, .crop, .exposure, .noise]
+    let a = maker.batch(from: set, indices: [0], augment: all, seed: 9)
+    let b = maker.batch(from: set, indices: [0], augment: all, seed: 9)
+    let c = maker.batch(from: set, indices: [0], augment: all, seed: 10)
+    #expect(a == b)
+    #expect(a != c)
+  }
+
+  @Test("an image gives the same input bits from a set, from a list, alone or in a batch")
+  func onePath() {
+    let images = (0..<3).map { patternImage(kind: $0, size: 8, seed: UInt64($0)) }
+    var set = ImageSet(size: PixelSize(width: 8, height: 8), labelNames: ["x"])
+    for image in images { set.append(image, label: 0, path: "") }
+    let maker = BatchMaker(size: set.size, normalisation: .imageNet)
+    let fromSet = maker.batch(from: set, indices: [2, 0, 1])
+    let fromList = maker.batch([images[2], images[0], images[1]])
+    #expect(fromSet.data.map(\.bitPattern) == fromList.data.map(\.bitPattern))
+    #expect(fromSet.shape == [3, 3, 8, 8])
+    let alone = maker.batch([images[0]])
+    #expect(fromSet.slice(1).data.map(\.bitPattern) == alone.slice(0).data.map(\.bitPattern))
+    // Channel planes: red first, top-left pixel first.
+    let first = (Float(images[0][0, 0].r) / 255 - 0.485) / 0.229
+    #expect(alone.data[0].bitPattern == first.bitPattern)
+    let blue = (Float(images[0][7, 7].b) / 255 - 0.406) / 0.225
+    #expect(alone.data[2 * 64 + 63].bitPattern == blue.bitPattern)
+  }
+
+  @Test("an image's augmentation does not depend on the other images of its batch")
+  func augmentationPerImage() {
+    let set = toySet(count: 6, size: 8)
+    let maker = BatchMaker(size: set.size, normalisation: .imageNet)
+    let all: Augmentation = [.flip, .crop, .exposure, .noise]
+    let together = maker.batch(from: set, indices: [4, 1, 3], augment: all, seed: 5)
+    let alone = maker.batch(from: set, indices: [1], augment: all, seed: 5)
+    #expect(together.slice(1) == alone.slice(0))
+  }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import LeamojiCore
+import LeamojiNN
+import Testing
+
+@testable import LeamojiClassifier
+
+/// The classifier's model files: what it writes, what it reads back, old files, and one test
+/// per way its own metadata entries can be wrong.
+@Suite("Classifier model files")
+struct ClassifierFileTests {
+  static let path = "models/test.safetensors"
+
+  /// A small trained-looking classifier (non-zero biases) with a custom label set.
+  func classifier() throws -> Classifier {
+    var net = try Network(
+      specs: LayerSpec.defaultArchitecture(classes: 4), inputShape: [3, 16, 16], seed: 5)
+    var p = net.parameters
+    for i in p.indices where p[i].rank == 1 {
+      p[i].data = p[i].data.indices.map { Float($0 % 7) / 8 - 0.25 }
+    }
+    try net.setParameters(p)
+    return try Classifier(
+      network: net, labelNames: ["happy", "neutral", "scary", "sad"],
+      normalisation: InputNormalisation(mean: [0.5, 0.25, 0.125], std: [0.2, 0.3, 0.4]),
+      emoji: Classifier.emojiEntry(adding: ["sad": "😢", "angry": "😡"]))
+  }
+
+  /// The problem the test file is rejected for after `edit` (nil when accepted).
+  func problem(
+    edit: (inout [String: Tensor], inout [String: String]) -> Void
+  ) throws -> ModelFileError.Problem? {
+    let file = try classifier().fileContents
+    var tensors = file.tensors
+    var metadata = file.metadata
+    edit(&tensors, &metadata)
+    do {
+      _ = try Classifier.decode(
+        SafetensorsFile(tensors: tensors, metadata: metadata).encoded(), path: Self.path)
+      return nil
+    } catch {
+      #expect(error.path == Self.path && error.description.hasPrefix(Self.path + ": "))
+      #expect(!error.description.contains("\n"))
+      return error.problem
+    }
+  }
+
+  @Test func roundTripKeepsEverything() throws {
+    let original = try classifier()
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("leamoji-classifier-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("m.safetensors").path
+    try DurableFile(path).write(original.encoded())
+    let loaded = try Classifier(contentsOf: path)
+    #expect(loaded.labels == original.labels)
+    #expect(loaded.labels.map(\.emoji) == ["😀", "😐", "😱", "😢"])
+    #expect(loaded.normalisation == original.normalisation)
+    #expect(loaded.emojiEntry == original.emojiEntry && loaded.emojiEntry["angry"] == "😡")
+    #expect(loaded.network.specs == original.network.specs)
+    #expect(loaded.inputSize == PixelSize(width: 16, height: 16))
+    #expect(loaded.encoded() == original.encoded())
+    let images = (0..<2).map { patternImage(kind: $0, size: 16, seed: 1) }
+    #expect(try loaded.classify(images) == original.classify(images))
+  }
+
+  @Test("the metadata entries keep their format: compact JSON, sorted keys")
+  func metadataText() throws {
+    let bytes = try classifier().encoded()
+    let n = Int(bytes[0..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    let header = String(decoding: bytes[8..<(8 + n)], as: UTF8.self)
+    let emoji =
+      #"{\"angry\":\"😡\",\"happy\":\"😀\",\"neutral\":\"😐\",\"sad\":\"😢\",\"scary\":\"😱\"}"#
+    #expect(
+      header.hasPrefix(#"{"__metadata__":{"emoji":""# + emoji + #"","format":"leamoji-cnn","#))
+    #expect(header.contains(#""input":"3x16x16""#))
+    #expect(header.contains(#""labels":"[\"happy\",\"neutral\",\"scary\",\"sad\"]""#))
+    #expect(header.contains(#""mean":"[0.5,0.25,0.125]""#))
+    #expect(header.contains(#""std":"[0.2,0.3,0.4]""#))
+    #expect(header.contains(#""version":"1""#))
+    #expect(header.contains(#""layers":"[{\"in\":3,\"kernel\":3,\"name\":\"conv1\",\"out\":16,"#))
+  }
+
+  @Test("an old file (the shipped model) loads and is written again byte for byte")
+  func shippedModel() throws {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shippedModelPath)))
+    let classifier = try Classifier.decode(bytes, path: "shipped")
+    #expect(classifier.labels == Label.standard)
+    #expect(classifier.inputSize == PixelSize(width: 64, height: 64))
+    #expect(classifier.encoded() == bytes)
+  }
+
+  @Test func missingFileNamesThePathAsGiven() {
+    #expect(throws: ModelFileError(path: "nowhere/m.safetensors", problem: .fileNotFound)) {
+      try Classifier(contentsOf: "nowhere/m.safetensors")
+    }
+  }
+
+  @Test func missingMetadataEntries() throws {
+    for key in ["format", "version", "labels", "input", "mean", "std", "layers", "emoji"] {
+      #expect(try problem(edit: { _, m in m[key] = nil }) == .missingMetadata(key: key))
+    }
+  }
+
+  @Test func malformedMetadataEntries() throws {
+    let cases: [(String, String)] = [
+      ("labels", "happy,sad"), ("labels", "[]"), ("labels", #"["a","a","b","c"]"#),
+      ("labels", #"["a","","b","c"]"#), ("input", "3x16"), ("input", "1x16x16"),
+      ("mean", "[0.5, 0.5]"), ("mean", #"["a", 1, 2]"#), ("mean", "[1e39, 0, 0]"),
+      ("std", "[0.2, 0, 0.3]"), ("std", "[0.2, -1, 0.3]"), ("layers", "{}"),
+      ("emoji", #"["😀"]"#), ("emoji", #"{"happy":1}"#),
+    ]
+    for (key, value) in cases {
+      let p = try problem(edit: { _, m in m[key] = value })
+      guard case .malformedMetadata(let k, _)? = p, k == key else {
+        Issue.record("\(key) = \(value): got \(String(describing: p))")
+        continue
+      }
+    }
+    #expect(
+      try problem(edit: { _, m in m["std"] = "[0.2, 0, 0.3]" })
+        == .malformedMetadata(
+          key: "std", reason: "need 3 finite positive numbers, got [0.2, 0.0, 0.3]"))
+    #expect(
+      try problem(edit: { _, m in m["labels"] = "[]" })
+        == .malformedMetadata(key: "labels", reason: "need unique, non-empty labels"))
+  }
+
+  @Test func labelCountMustMatchOutputs() throws {
+    #expect(
+      try problem(edit: { _, m in m["labels"] = #"["a","b","c"]"# })
+        == .malformedMetadata(key: "labels", reason: "3 labels but the network has 4 outputs"))
+  }
+
+  /// A file with several problems is reported for the first in reading order: format,
+  /// version, labels, input, mean, std, layers, emoji, then the tensors, then the label count.
+  @Test func firstProblemInReadingOrder() throws {
+    let order = ["labels", "input", "mean", "std", "layers", "emoji"]
+    for (i, key) in order.enumerated() {
+      let p = try problem(edit: { t, m in
+        for later in order[i...] { m[later] = "{" }
+        t["fc.bias"] = nil
+      })
+      guard case .malformedMetadata(let k, _)? = p, k == key else {
+        Issue.record("expected \(key) first, got \(String(describing: p))")
+        continue
+      }
+    }
+    #expect(
+      try problem(edit: { t, m in
+        m["labels"] = #"["a","b"]"#
+        t["fc.bias"] = nil
+      }) == .missingTensor(name: "fc.bias"))
+    #expect(
+      try problem(edit: { _, m in
+        m["version"] = "2"
+        m["labels"] = "{"
+      }) == .unsupportedVersion(found: "2"))
+  }
+
+  /// Random corruption of a valid file is always either accepted or rejected with an error —
+  /// never a crash.
+  @Test func randomCorruptionNeverCrashes() throws {
+    let valid = try classifier().encoded()
+    var rng = SplitMix64(seed: 99)
+    var rejected = 0
+    for round in 0..<300 {
+      var bytes = valid
+      switch round % 3 {
+      case 0:
+        for _ in 0..<(1 + Int(rng.next() % 4)) {
+          let i = Int(rng.next() % UInt64(min(bytes.count, 600)))
+          bytes[i] = UInt8(truncatingIfNeeded: rng.next())
+        }
+      case 1:
+        bytes.removeLast(Int(rng.next() % UInt64(bytes.count)))
+      default:
+        let i = 8 + Int(rng.next() % 400)
+        let tokens: [UInt8] = [
+          UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "9"), 0,
+        ]
+        bytes[i] = tokens[Int(rng.next() % 5)]
+      }
+      do {
+        _ = try Classifier.decode(bytes, path: "x")
+      } catch {
+        rejected += 1
+      }
+    }
+    #expect(rejected > 250)
+  }
+}
