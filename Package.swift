@@ -42,11 +42,22 @@ let package = Package(
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
-    // The command-line tool: parses, validates, wires the modules together, maps errors to exit codes.
+    // The work itself, for any front end: analysing a video (sampling, batched classification,
+    // markers, poster, store update), playing one in the terminal, exporting frames, reading
+    // images and models. Its errors are one `LeamojiError` type with a kind.
+    .target(
+      name: "LeamojiAnalysis",
+      dependencies: [
+        "LeamojiCore", "LeamojiVideo", "LeamojiClassifier", "LeamojiTimeline", "LeamojiTerminal",
+      ]
+    ),
+    // The command-line tool: parses arguments, prints, maps errors to exit statuses. It imports
+    // neither CFFmpeg, LeamojiVideo nor LeamojiNN: the work is in LeamojiAnalysis.
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline", "LeamojiTerminal",
+        "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline",
+        "LeamojiTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -70,6 +81,9 @@ let package = Package(
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
     .testTarget(name: "LeamojiTerminalTests", dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
+    .testTarget(
+      name: "LeamojiAnalysisTests",
+      dependencies: ["LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore"]),
     .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),
   ]
 )

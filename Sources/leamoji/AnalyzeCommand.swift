@@ -1,10 +1,10 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import LeamojiClassifier
 import LeamojiCore
+import LeamojiClassifier
 import LeamojiTimeline
-import LeamojiVideo
+import LeamojiAnalysis
 
 /// `leamoji analyze`: videos → per-second moods → markers merged into MovieData.json, with a
 /// poster and optional subtitles beside it.
@@ -76,26 +76,30 @@ struct Analyze: ParsableCommand {
 
   func run() throws {
     let (classifier, modelPath) = try modelOptions.load()
-    let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
-    let modelInfo = ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes))
-    let folder = (output as NSString).deletingLastPathComponent
-    try Self.createFolder(folder, for: output)
-    let store = MovieStore(path: output)
-    // Fail before any work when the existing file is malformed (it is never overwritten).
+    var options = AnalysisPlan.Options()
+    options.seekAhead = seekAhead
+    options.interval = interval
+    options.includeFrames = frames
+    options.poster = poster
+    options.vtt = vtt
+    options.srt = srt
+    options.title = title
+    options.description = description
+    options.threads = max(1, Classifier.defaultThreads / min(jobs, videos.count))
+    let plan: AnalysisPlan
     do {
-      _ = try store.read()
+      plan = try AnalysisPlan(
+        classifier: classifier, modelPath: modelPath, output: output, options: options)
     } catch {
-      throw CommandFailure(error.description, status: .badInput)
+      throw CommandFailure(error)
     }
 
-    let ids = MovieID.ids(forFileNames: videos.map { ($0 as NSString).lastPathComponent })
-    for (index, id) in ids.enumerated() where id != MovieID.slug(fromFileName: (videos[index] as NSString).lastPathComponent) {
-      Console.warning("\(videos[index]): its id is taken by another video in this batch; stored as '\(id)'")
+    let names = videos.map { ($0 as NSString).lastPathComponent }
+    let ids = MovieID.ids(forFileNames: names)
+    for (index, id) in ids.enumerated() where id != MovieID.slug(fromFileName: names[index]) {
+      Console.warning(
+        "\(videos[index]): its id is taken by another video in this batch; stored as '\(id)'")
     }
-    let plan = AnalysisPlan(
-      classifier: classifier, modelInfo: modelInfo, store: store, folder: folder, seekAhead: seekAhead, interval: interval,
-      includeFrames: frames, poster: poster, vtt: vtt, srt: srt, title: title, description: description,
-      threads: max(1, Classifier.defaultThreads / min(jobs, videos.count)))
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let next = Locked(0)
     let failures = Locked<[CommandFailure]>([])
@@ -114,25 +118,11 @@ struct Analyze: ParsableCommand {
           progress.remove(ids[index])
           output.withValue { _ in
             progress.clear()
-            if let replaced = stored.replaced, replaced {
-              Console.warning("\(path): replaced the existing entry '\(stored.movie.id)' in \(self.output)")
-            }
-            if stored.corruptPackets > 0 {
-              var note = "\(path): skipped \(stored.corruptPackets) damaged packets"
-              if stored.movie.duration - stored.picturesEnd > 1.5 * interval {
-                note += "; its pictures stop at \(secondsText(stored.picturesEnd)) of \(secondsText(stored.movie.duration)) (cut short?)"
-              }
-              Console.warning(note)
-            }
-            if json {
-              Console.printJSON(jsonText(stored.movie))
-            } else {
-              printSummary(stored.movie, path: path, labels: stored.labels)
-            }
+            report(stored, path: path)
           }
         } catch {
           progress.remove(ids[index])
-          let failure = (error as? CommandFailure) ?? CommandFailure("\(path): \(error)", status: .failure)
+          let failure = CommandFailure(LeamojiError.from(error, context: path))
           output.withValue { _ in
             progress.clear()
             Console.error(failure.message)
@@ -147,19 +137,23 @@ struct Analyze: ParsableCommand {
     }
   }
 
-  /// Makes the timeline file's folder when it does not exist yet, so posters and subtitles
-  /// have somewhere to go.
-  private static func createFolder(_ folder: String, for output: String) throws {
-    guard !folder.isEmpty else { return }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      if !isDirectory.boolValue { throw CommandFailure("\(output): cannot write (\(folder) is not a folder)", status: .cannotWrite) }
-      return
+  /// The warnings and the summary (or JSON line) of one stored video.
+  private func report(_ stored: AnalysisPlan.Stored, path: String) {
+    if let replaced = stored.replaced, replaced {
+      Console.warning("\(path): replaced the existing entry '\(stored.movie.id)' in \(output)")
     }
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw CommandFailure("\(output): cannot create its folder \(folder)", status: .cannotWrite)
+    if stored.corruptPackets > 0 {
+      var note = "\(path): skipped \(stored.corruptPackets) damaged packets"
+      if stored.movie.duration - stored.picturesEnd > 1.5 * interval {
+        note += "; its pictures stop at \(secondsText(stored.picturesEnd)) of "
+          + "\(secondsText(stored.movie.duration)) (cut short?)"
+      }
+      Console.warning(note)
+    }
+    if json {
+      Console.printJSON(jsonText(stored.movie))
+    } else {
+      printSummary(stored.movie, path: path, labels: stored.labels)
     }
   }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiVideo
 
 /// `leamoji classify`: the label and probabilities of still images.
 struct Classify: ParsableCommand {
@@ -40,26 +40,27 @@ struct Classify: ParsableCommand {
 
   func run() throws {
     let (classifier, _) = try modelOptions.load()
-    let size = classifier.inputSize
     let names = classifier.labelNames
     var failure: CommandFailure? = nil
     for path in images {
-      let image: RGBImage
+      let prediction: Prediction
       do {
-        image = try ImageCodec.decode(path: path, size: size)
+        prediction = try ImageFiles.classify(path: path, with: classifier)
       } catch {
         let problem = CommandFailure(error)
         Console.error(problem.message)
         failure = failure ?? problem
         continue
       }
-      guard let prediction = try classifier.classify([image], threads: 1).first else { continue }
       let label = prediction.label
       if json {
         let probabilities = Dictionary(uniqueKeysWithValues: zip(names, prediction.probabilities))
-        Console.printJSON(jsonText(Line(file: path, label: label.name, probabilities: probabilities, logits: prediction.logits)))
+        let line = Line(
+          file: path, label: label.name, probabilities: probabilities, logits: prediction.logits)
+        Console.printJSON(jsonText(line))
       } else {
-        let details = zip(names, prediction.probabilities).map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
+        let details = zip(names, prediction.probabilities)
+          .map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
         Console.print("\(path): \(label.emoji) \(label.name) (\(details))")
       }
     }

@@ -1,6 +1,6 @@
 import Foundation
+import LeamojiAnalysis
 import LeamojiCore
-import LeamojiVideo
 
 /// leamoji's exit statuses (documented in the README), after BSD's sysexits.
 enum ExitStatus: Int32 {
@@ -27,18 +27,18 @@ struct CommandFailure: Error {
     self.status = status
   }
 
-  init(_ error: MediaError) {
-    switch error {
-    case .notFound, .isDirectory, .unreadable:
-      self.init(error.description, status: .noInput)
-    case .notMedia, .noVideoStream, .noDecoder, .corrupt, .tooLarge:
-      self.init(error.description, status: .badInput)
-    case .encodingFailed:
-      self.init(error.description, status: .failure)
+  /// The library's error, with the exit status of its kind.
+  init(_ error: LeamojiError) {
+    switch error.kind {
+    case .unexpected: self.init(error.message, status: .failure)
+    case .usage: self.init(error.message, status: .usage)
+    case .badInput: self.init(error.message, status: .badInput)
+    case .noInput: self.init(error.message, status: .noInput)
+    case .cannotWrite: self.init(error.message, status: .cannotWrite)
     }
   }
 
   init(_ error: DurableFileError) {
-    self.init(error.description, status: .cannotWrite)
+    self.init(LeamojiError(error))
   }
 }

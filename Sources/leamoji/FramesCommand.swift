@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeamojiCore
-import LeamojiVideo
+import LeamojiAnalysis
 
 /// `leamoji frames`: the sampled frames as PNG files, to look at or sort into training folders.
 struct Frames: ParsableCommand {
@@ -15,7 +15,7 @@ struct Frames: ParsableCommand {
       Existing frame files in the output folder are not overwritten unless --overwrite is given.
 
       Examples:
-        leamoji frames SampleVideos/forest.mp4 --out frames/
+        leamoji frames SampleVideos/meadow-storm.mp4 --out frames/
         leamoji frames movie.mkv --out frames/ --interval 2 --size 320x180
       """
   )
@@ -45,79 +45,36 @@ struct Frames: ParsableCommand {
   }
 
   func run() throws {
-    let sampler: FrameSampler
+    let export: FrameExport
     do {
-      sampler = try FrameSampler(path: video, interval: interval, size: size.flatMap(PixelSize.init(parsing:)))
+      export = try FrameExport(
+        video: video, interval: interval, size: size.flatMap(PixelSize.init(parsing:)))
     } catch {
       throw CommandFailure(error)
     }
-    try prepareOutputFolder()
-    let expected = sampler.info.duration.map { Int(($0 / interval).rounded(.up)) }
-    let progress = ProgressBar(label: "frames", total: expected)
-    let fractional = interval != interval.rounded()
-    var written = 0
+    let progress = ProgressBar(label: "frames", total: export.expectedCount)
     defer { progress.finish() }
+    let summary: FrameExport.Summary
     do {
-      while let sample = try sampler.next() {
-        let path = (out as NSString).appendingPathComponent(Frames.fileName(for: sample.time, fractional: fractional))
-        let png = try ImageCodec.encodePNG(sample.image)
-        do {
-          try DurableFile(path).write(png, replacing: overwrite)
-        } catch {
-          throw CommandFailure(error)
-        }
-        written += 1
-        progress.update(written)
-      }
-    } catch let error as MediaError {
+      summary = try export.write(into: out, overwrite: overwrite) { progress.update($0) }
+    } catch let partial as FrameExport.PartialFailure {
       progress.finish()
-      if written > 0 { Console.print("Wrote \(written) frames to \(out) before the error") }
+      if partial.written > 0 {
+        Console.print("Wrote \(partial.written) frames to \(out) before the error")
+      }
+      throw CommandFailure(partial.error)
+    } catch let error as LeamojiError {
       throw CommandFailure(error)
     }
     progress.finish()
-    if sampler.corruptPacketCount > 0 {
-      Console.warning("\(video): skipped \(sampler.corruptPacketCount) damaged packets")
+    if summary.corruptPackets > 0 {
+      Console.warning("\(video): skipped \(summary.corruptPackets) damaged packets")
     }
-    Console.print("Wrote \(written) frames (\(sampler.outputSize), every \(Frames.secondsText(interval)) s) to \(out)")
-  }
-
-  /// `000042.png`, or `000042.500.png` when the interval has fractions of a second.
-  static func fileName(for time: Double, fractional: Bool) -> String {
-    if !fractional { return String(format: "%06d.png", Int(time.rounded())) }
-    let milliseconds = Int((time * 1000).rounded())
-    return String(format: "%06d.%03d.png", milliseconds / 1000, milliseconds % 1000)
+    let every = Frames.secondsText(interval)
+    Console.print("Wrote \(summary.written) frames (\(summary.size), every \(every) s) to \(out)")
   }
 
   static func secondsText(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
-  }
-
-  private func prepareOutputFolder() throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else {
-        throw CommandFailure("\(out): exists and is not a folder", status: .cannotWrite)
-      }
-      if !overwrite, let existing = try? FileManager.default.contentsOfDirectory(atPath: out)
-        .sorted().first(where: Frames.isFrameFileName)
-      {
-        throw CommandFailure(
-          "\((out as NSString).appendingPathComponent(existing)): already exists; use another --out folder or --overwrite",
-          status: .cannotWrite)
-      }
-    } else {
-      do {
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-      } catch {
-        throw CommandFailure("\(out): cannot create the folder (\(error.localizedDescription))", status: .cannotWrite)
-      }
-    }
-  }
-
-  /// Whether `name` looks like a file this command writes.
-  static func isFrameFileName(_ name: String) -> Bool {
-    guard name.hasSuffix(".png") else { return false }
-    let stem = name.dropLast(4)
-    return stem.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && stem.count >= 6
   }
 }

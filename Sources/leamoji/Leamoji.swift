@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeamojiCore
-import LeamojiVideo
+import LeamojiAnalysis
 
 @main
 struct Leamoji: ParsableCommand {
@@ -13,24 +13,22 @@ struct Leamoji: ParsableCommand {
       network, and writes an emoji timeline that a player shows a few seconds before each scene.
 
       Examples:
-        leamoji frames SampleVideos/forest.mp4 --out frames/
-        leamoji frames movie.mkv --out frames/ --interval 2 --size 320x180
+        leamoji analyze SampleVideos/meadow-storm.mp4
+        leamoji timeline SampleVideos/meadow-storm.mp4
+        leamoji play SampleVideos/meadow-storm.mp4
+        leamoji frames SampleVideos/meadow-storm.mp4 --out frames/
       """,
     version: "0.1.0",
-    subcommands: [Analyze.self, Play.self, Timeline.self, Frames.self, Train.self, Evaluate.self, Classify.self, Scenes.self]
+    subcommands: [
+      Analyze.self, Play.self, Timeline.self, Frames.self, Train.self, Evaluate.self,
+      Classify.self, Scenes.self,
+    ]
   )
 
   static func main() {
-    // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG and be reported like a
-    // full disk, not kill the process halfway through.
-    signal(SIGXFSZ, SIG_IGN)
-    FFmpegLogging.silence()
+    LeamojiProcess.prepare()
     do {
       var command = try parseAsRoot()
-      // SIGINT, SIGTERM and SIGHUP remove the temporary files being written and end the
-      // process by the signal; while the player runs, its terminal session takes them over
-      // (restores the terminal, exits with 128 + signal). See SignalCoordinator.
-      DurableFile.removeTemporariesOnTermination()
       try command.run()
     } catch let failure as CommandFailure {
       Console.error(failure.message)

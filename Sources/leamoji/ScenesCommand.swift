@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import LeamojiCore
 import LeamojiScenes
-import LeamojiVideo
+import LeamojiAnalysis
 
 #if canImport(Glibc)
   import Glibc
@@ -70,7 +70,7 @@ struct Scenes: ParsableCommand {
           let item = items[i]
           let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString).appendingPathComponent(item.fileName)
           do {
-            let png = try ImageCodec.encodePNG(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
+            let png = try ImageFiles.png(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
             try DurableFile(path).write(png)
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }

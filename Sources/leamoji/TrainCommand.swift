@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 
@@ -156,7 +157,7 @@ func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabel
     let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
     let progress = ProgressBar(label: "reading \(path)", total: folder.items.count)
     let (images, skipped) = try ImageSet.load(
-      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads, decode: decodeImageFile,
+      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads, decode: ImageFiles.decoder,
       progress: { progress.update($0) })
     progress.finish()
     if let first = skipped.first {

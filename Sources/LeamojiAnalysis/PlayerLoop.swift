@@ -5,7 +5,7 @@ import LeamojiVideo
 
 /// The play loop: decode → pace → draw, with keys, pausing, seeking and resizing. Wires the video
 /// module (frames) to the terminal module (canvas, overlay, pacing, session); owns no C pointer.
-struct TerminalPlayer {
+struct PlayerLoop {
   enum Outcome {
     case finished
     case quit
@@ -24,7 +24,9 @@ struct TerminalPlayer {
   private var picture: RGBImage? = nil
   private var buffering = false
 
-  init(playback: VideoPlayback, session: TerminalSession, overlay: PlayerOverlay, fixedSize: PixelSize?) {
+  init(
+    playback: VideoPlayback, session: TerminalSession, overlay: PlayerOverlay, fixedSize: PixelSize?
+  ) {
     self.playback = playback
     self.session = session
     self.overlay = overlay
@@ -71,7 +73,8 @@ struct TerminalPlayer {
           }
           if interrupted && pendingPTS == nil { continue }  // a seek replaced this frame
           pendingPTS = nil
-          picture = try playback.image(size: canvas.pictureSize(for: playback.info.displaySize))
+          picture = try playback.image(
+            size: canvas.pictureSize(for: playback.info.displaySize))
           buffering = false
           try redraw()
         }
@@ -99,7 +102,8 @@ struct TerminalPlayer {
         try redraw()
         if let shown = playback.seek(to: min(target, playback.info.duration ?? target)) {
           pacer.seek(to: shown)
-          picture = try playback.image(size: canvas.pictureSize(for: playback.info.displaySize))
+          picture = try playback.image(
+            size: canvas.pictureSize(for: playback.info.displaySize))
         }
         pendingPTS = nil
         buffering = pacer.isPaused
@@ -112,13 +116,16 @@ struct TerminalPlayer {
   }
 
   private mutating func redraw() throws {
-    let status = PlayerStatus(time: pacer.mediaTime, isPlaying: !pacer.isPaused, isBuffering: buffering)
+    let status = PlayerStatus(
+      time: pacer.mediaTime, isPlaying: !pacer.isPaused, isBuffering: buffering)
     let layer = overlay.layer(for: status, columns: canvas.columns, rows: canvas.rows)
     try session.output.write(canvas.frame(picture: picture, overlay: layer))
   }
 
   private mutating func fitCanvas() {
-    let size = fixedSize.map { TerminalSize(columns: $0.width, rows: $0.height) } ?? session.size() ?? TerminalSize(columns: 80, rows: 24)
+    let size =
+      fixedSize.map { TerminalSize(columns: $0.width, rows: $0.height) } ?? session.size()
+      ?? TerminalSize(columns: 80, rows: 24)
     canvas.resize(columns: size.columns, rows: size.rows)
     canvas.invalidate()
   }

@@ -7,28 +7,35 @@ import LeamojiVideo
 /// One video's pass: sample every `interval` seconds at the model's input size, classify the
 /// samples in batches, and keep the best poster candidate. Streams the video: memory holds one
 /// batch of samples, never the whole film.
-struct VideoAnalysis {
+public struct VideoAnalysis: Sendable {
   /// Width of poster images in pixels (height follows the display aspect ratio).
-  static let posterWidth = 342
-  static let batchSize = 32
+  public static let posterWidth = 342
+  /// Samples classified together.
+  public static let batchSize = 32
 
-  let info: VideoInfo
-  let scores: [SecondScore]
-  let poster: RGBImage?
-  let corruptPackets: Int
+  public let info: VideoInfo
+  /// One score per sample, in time order.
+  public let scores: [SecondScore]
+  /// The poster frame, when one was asked for and any sample was decoded.
+  public let poster: RGBImage?
+  /// Damaged packets skipped while decoding.
+  public let corruptPackets: Int
 
-  /// - Parameter progress: called with (seconds analysed, expected total or nil).
-  static func run(
+  /// Analyses the video at `path`.
+  /// - Parameter progress: called with (samples analysed, expected total or nil).
+  /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
+  public static func run(
     path: String, classifier: Classifier, interval: Double, threads: Int, wantPoster: Bool,
     progress: (Int, Int?) -> Void
-  ) throws -> VideoAnalysis {
+  ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
       sampler = try FrameSampler(
-        path: path, interval: interval, size: classifier.inputSize,
+        path: path, interval: interval,
+        size: classifier.inputSize,
         previewWidth: wantPoster ? posterWidth : nil)
     } catch {
-      throw CommandFailure(error)
+      throw LeamojiError(error)
     }
     let expected = sampler.info.duration.map { Int(($0 / interval).rounded(.up)) }
     var scores: [SecondScore] = []
@@ -41,7 +48,8 @@ struct VideoAnalysis {
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         if let preview = sample.preview {
-          picker.consider(time: sample.time, image: preview, confidence: Double(prediction.confidence))
+          picker.consider(
+            time: sample.time, image: preview, confidence: Double(prediction.confidence))
         }
       }
       pending.removeAll(keepingCapacity: true)
@@ -54,10 +62,11 @@ struct VideoAnalysis {
         if pending.count == batchSize { try classifyPending() }
       }
       try classifyPending()
-    } catch let error as MediaError {
-      throw CommandFailure(error)
+    } catch {
+      throw LeamojiError.from(error, context: path)
     }
     return VideoAnalysis(
-      info: sampler.info, scores: scores, poster: picker.choice?.image, corruptPackets: sampler.corruptPacketCount)
+      info: sampler.info, scores: scores, poster: picker.choice?.image,
+      corruptPackets: sampler.corruptPacketCount)
   }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiTimeline
+import LeamojiVideo
+
+/// Everything `analyze` decides once for a batch of videos, and the per-video steps: analyse,
+/// write the poster, merge the entry into the timeline file, write subtitles. Shared read-only
+/// by concurrent jobs.
+public struct AnalysisPlan: Sendable {
+  /// What to produce for each video.
+  public struct Options: Sendable {
+    /// Seconds a cue appears before its scene.
+    public var seekAhead: Double = 5
+    /// Seconds between samples.
+    public var interval: Double = 1
+    /// Store every sample's label and probabilities in the entry.
+    public var includeFrames = false
+    /// Write `<id>.jpg` beside the timeline file.
+    public var poster = true
+    /// Write `<id>.vtt` / `<id>.srt` beside the timeline file.
+    public var vtt = false
+    public var srt = false
+    /// Title and description given by the user (kept over edited ones in the file).
+    public var title: String? = nil
+    public var description: String? = nil
+    /// Threads for classifying one video's batches.
+    public var threads = Classifier.defaultThreads
+
+    public init() {}
+  }
+
+  /// What one video's analysis stored.
+  public struct Stored: Sendable {
+    /// The entry as it now is in the timeline file.
+    public let movie: Movie
+    /// The (unsmoothed) label of every sample.
+    public let labels: [String]
+    /// Whether an entry with the same id was replaced (nil when unknown).
+    public let replaced: Bool?
+    public let corruptPackets: Int
+    /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
+    /// cut file stops early.
+    public let picturesEnd: Double
+  }
+
+  public let classifier: Classifier
+  public let modelInfo: ModelInfo
+  public let store: MovieStore
+  /// The timeline file's folder ("" for the current folder): posters and subtitles go there.
+  public let folder: String
+  public let options: Options
+
+  /// A plan that merges into the timeline file at `output`, creating its folder if needed.
+  /// - Throws: `LeamojiError` when the folder cannot be made or the existing file is malformed
+  ///   (checked before any work, and never overwritten).
+  public init(
+    classifier: Classifier, modelPath: String, output: String, options: Options
+  ) throws(LeamojiError) {
+    let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
+    self.classifier = classifier
+    self.modelInfo = ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes))
+    self.folder = (output as NSString).deletingLastPathComponent
+    self.store = MovieStore(path: output)
+    self.options = options
+    try Self.createFolder(folder, for: output)
+    do {
+      _ = try store.read()
+    } catch {
+      throw LeamojiError(error.description, kind: .badInput)
+    }
+  }
+
+  /// Analyses one video and stores its entry under `id`; returns the entry as stored.
+  public func analyze(
+    path: String, id: String, progress: (Int, Int?) -> Void
+  ) throws(LeamojiError) -> Stored {
+    let analysis = try VideoAnalysis.run(
+      path: path, classifier: classifier, interval: options.interval, threads: options.threads,
+      wantPoster: options.poster, progress: progress)
+    let encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
+    let timeline = encoder.encode(analysis.scores)
+    let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
+
+    var posterName: String? = nil
+    if options.poster, let image = analysis.poster {
+      let name = "\(id).jpg"
+      let jpeg: [UInt8]
+      do {
+        jpeg = try ImageCodec.encodeJPEG(image, quality: 88)
+      } catch {
+        throw LeamojiError(error)
+      }
+      try write(jpeg, name: name)
+      posterName = name
+    }
+    let movie = Movie(
+      id: id, title: options.title ?? analysis.info.title ?? id,
+      description: options.description ?? analysis.info.comment ?? "",
+      duration: (duration * 1000).rounded() / 1000, markers: timeline.markers, model: modelInfo,
+      poster: posterName, seekAhead: options.seekAhead,
+      frames: options.includeFrames ? timeline.frames : nil)
+    let result: MergeResult
+    do {
+      result = try store.merge([
+        MovieUpdate(
+          movie: movie, titleGiven: options.title != nil,
+          descriptionGiven: options.description != nil)
+      ])
+    } catch {
+      throw LeamojiError(error.description, kind: .cannotWrite)
+    }
+    let stored = result.movies.first { $0.id == id } ?? movie
+    if options.vtt {
+      let text = Subtitles.webVTT(markers: stored.markers, duration: stored.duration)
+      try write(Array(text.utf8), name: "\(id).vtt")
+    }
+    if options.srt {
+      let text = Subtitles.srt(markers: stored.markers, duration: stored.duration)
+      try write(Array(text.utf8), name: "\(id).srt")
+    }
+    return Stored(
+      movie: stored, labels: timeline.labels, replaced: result.replacedIDs.contains(id),
+      corruptPackets: analysis.corruptPackets,
+      picturesEnd: (analysis.scores.last?.second ?? -options.interval) + options.interval)
+  }
+
+  private func write(_ bytes: [UInt8], name: String) throws(LeamojiError) {
+    let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    do {
+      try DurableFile(path).write(bytes)
+    } catch {
+      throw LeamojiError(error)
+    }
+  }
+
+  /// Makes the timeline file's folder when it does not exist yet, so posters and subtitles
+  /// have somewhere to go.
+  private static func createFolder(_ folder: String, for output: String) throws(LeamojiError) {
+    guard !folder.isEmpty else { return }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+      if !isDirectory.boolValue {
+        throw LeamojiError("\(output): cannot write (\(folder) is not a folder)", kind: .cannotWrite)
+      }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw LeamojiError("\(output): cannot create its folder \(folder)", kind: .cannotWrite)
+    }
+  }
+}

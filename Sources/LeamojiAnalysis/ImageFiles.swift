@@ -1,0 +1,63 @@
+import Foundation
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiVideo
+
+/// Still images in and out, for the commands that read or write pictures (classify, train,
+/// evaluate, scenes) without touching the video module themselves.
+public enum ImageFiles {
+  /// Decodes an image file (PNG, JPEG, BMP, WebP, …) to RGB, resized to `size` when given.
+  public static func decode(path: String, size: PixelSize?) throws(LeamojiError) -> RGBImage {
+    do {
+      return try ImageCodec.decode(path: path, size: size)
+    } catch {
+      throw LeamojiError(error)
+    }
+  }
+
+  /// The decoder the classifier's folder loading uses (it never sees FFmpeg itself).
+  public static let decoder: @Sendable (String, PixelSize) throws -> RGBImage = { path, size in
+    try ImageCodec.decode(path: path, size: size)
+  }
+
+  /// `image` as PNG bytes.
+  public static func png(_ image: RGBImage) throws(LeamojiError) -> [UInt8] {
+    do {
+      return try ImageCodec.encodePNG(image)
+    } catch {
+      throw LeamojiError(error)
+    }
+  }
+
+  /// Labels one image file: decoded at the classifier's input size, then predicted.
+  public static func classify(
+    path: String, with classifier: Classifier
+  ) throws(LeamojiError) -> Prediction {
+    let image = try decode(path: path, size: classifier.inputSize)
+    do {
+      guard let prediction = try classifier.classify([image], threads: 1).first else {
+        throw LeamojiError("\(path): no prediction", kind: .unexpected)
+      }
+      return prediction
+    } catch let error as LeamojiError {
+      throw error
+    } catch {
+      throw LeamojiError("\(path): \(error)", kind: .unexpected)
+    }
+  }
+}
+
+/// Process-wide set-up every front end does once, before any work.
+public enum LeamojiProcess {
+  /// Silences FFmpeg's own console logging (problems come back as `LeamojiError`s and
+  /// counters instead); makes writes past a file-size limit (`ulimit -f`) fail with EFBIG,
+  /// reported like a full disk, instead of killing the process halfway through; and has
+  /// SIGINT, SIGTERM and SIGHUP remove the temporary files being written before the process
+  /// ends by the signal (a terminal session takes them over while it runs: see
+  /// `SignalCoordinator`).
+  public static func prepare() {
+    signal(SIGXFSZ, SIG_IGN)
+    FFmpegLogging.silence()
+    DurableFile.removeTemporariesOnTermination()
+  }
+}
