@@ -12,7 +12,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test model bench-cnn clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn clean
 
 all: build
 
@@ -44,11 +44,22 @@ demo: release
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji analyze $(DEMO_VIDEO) --output $(DEMO_OUT) --vtt
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji timeline $(DEMO_VIDEO) --data $(DEMO_OUT)
 
-# Runs the whole test suite, then a short mutation-fuzzing run (200 cases, about 20 s).
-test: test-deps
+# Checks the formatting (lint), runs the whole test suite, then a short mutation-fuzzing run
+# (200 cases, about 20 s).
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory fuzz-short
+
+# The code's layout follows .swift-format (swift-format ships with the Swift toolchain):
+# `make lint` fails on any difference, `make format` rewrites the files in place.
+FORMAT_PATHS := Package.swift Sources Tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
 
 # Regenerates the training data, the default model and the sample videos (a few minutes).
 model: release test-deps

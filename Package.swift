@@ -20,7 +20,9 @@ let package = Package(
     .systemLibrary(
       name: "CFFmpeg",
       pkgConfig: "libavformat libavcodec libswscale libavutil",
-      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "pkg-config"])]
+      providers: [
+        .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "pkg-config"])
+      ]
     ),
     // Plain values shared by every module (RGB images, sizes), the one durable-file writer and the
     // one owner of termination signals. No FFmpeg.
@@ -65,25 +67,33 @@ let package = Package(
     .executableTarget(
       name: "leamoji-bench",
       dependencies: [
-        "LeamojiNN", "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LeamojiNN", "LeamojiCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The mutation fuzzer (`make fuzz`): mutates sample inputs and runs the built leamoji on each,
     // counting crashes, hangs and clear errors. Talks to leamoji only as a separate process.
     .executableTarget(
       name: "leamoji-fuzz",
-      dependencies: ["LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore"]),
-    .testTarget(name: "LeamojiClassifierTests", dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
+    .testTarget(
+      name: "LeamojiClassifierTests",
+      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
-    .testTarget(name: "LeamojiTerminalTests", dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
+    .testTarget(
+      name: "LeamojiTerminalTests",
+      dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
     .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: ["LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore"]),
-    .testTarget(name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),
   ]
 )

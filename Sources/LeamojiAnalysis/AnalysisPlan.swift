@@ -57,7 +57,8 @@ public struct AnalysisPlan: Sendable {
   public init(
     classifier: Classifier, modelPath: String, output: String, options: Options
   ) throws(LeamojiError) {
-    let modelBytes = (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
+    let modelBytes =
+      (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
     self.classifier = classifier
     self.modelInfo = ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes))
     self.folder = (output as NSString).deletingLastPathComponent
@@ -141,7 +142,8 @@ public struct AnalysisPlan: Sendable {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
       if !isDirectory.boolValue {
-        throw LeamojiError("\(output): cannot write (\(folder) is not a folder)", kind: .cannotWrite)
+        throw LeamojiError(
+          "\(output): cannot write (\(folder) is not a folder)", kind: .cannotWrite)
       }
       return
     }

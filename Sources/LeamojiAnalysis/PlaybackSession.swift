@@ -36,7 +36,9 @@ public final class PlaybackSession {
   /// Plays the whole video with `movie`'s markers (cues moved to `seekAhead` seconds before
   /// their scenes when given) on a canvas of `fixedSize` cells, or the window's size.
   /// - Throws: `LeamojiError` when the terminal cannot be used or decoding fails midway.
-  public func play(movie: Movie, seekAhead: Double?, fixedSize: PixelSize?) throws(LeamojiError) -> Report {
+  public func play(movie: Movie, seekAhead: Double?, fixedSize: PixelSize?) throws(LeamojiError)
+    -> Report
+  {
     var markers = movie.markers
     if let seekAhead {
       markers = markers.map { marker in
@@ -53,14 +55,16 @@ public final class PlaybackSession {
     }
     defer { session.restore() }
     let overlay = PlayerOverlay(markers: markers, duration: movie.duration, title: movie.title)
-    var loop = PlayerLoop(playback: playback, session: session, overlay: overlay, fixedSize: fixedSize)
+    var loop = PlayerLoop(
+      playback: playback, session: session, overlay: overlay, fixedSize: fixedSize)
     let outcome = loop.run()
     session.restore()
     if case .failed(let message) = outcome {
       throw LeamojiError("\(video): \(message)", kind: .unexpected)
     }
     let shown = loop.pacer.framesShown
-    let perFrame = shown == 0 ? 0 : session.output.bytesWritten / max(1, session.output.buffersWritten)
+    let perFrame =
+      shown == 0 ? 0 : session.output.bytesWritten / max(1, session.output.buffersWritten)
     return Report(
       framesShown: shown, framesDropped: loop.pacer.framesDropped, bytesPerFrame: perFrame,
       terminationSignal: session.terminationSignal)

@@ -16,12 +16,16 @@ public struct Augmentation: OptionSet, Sendable, CustomStringConvertible {
   /// Add a little per-pixel Gaussian noise (σ = 0.03 of full scale).
   public static let noise = Augmentation(rawValue: 8)
 
-  static let names: [(String, Augmentation)] = [("flip", .flip), ("crop", .crop), ("exposure", .exposure), ("noise", .noise)]
+  static let names: [(String, Augmentation)] = [
+    ("flip", .flip), ("crop", .crop), ("exposure", .exposure), ("noise", .noise),
+  ]
 
   /// Parses a comma-separated list such as `flip,crop`; `none` or an empty string is no augmentation.
   public init?(parsing text: String) {
     var result: Augmentation = []
-    for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+    for part in text.split(separator: ",").map({
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }) {
       if part == "none" || part.isEmpty { continue }
       guard let match = Augmentation.names.first(where: { $0.0 == part }) else { return nil }
       result.insert(match.1)

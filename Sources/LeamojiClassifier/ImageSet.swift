@@ -90,7 +90,9 @@ public struct ImageSet: Sendable {
         let outcome: Result<RGBImage, DecodeFailure>
         do {
           let image = try decode(items[i].path, size)
-          outcome = image.size == size ? .success(image) : .failure(DecodeFailure(reason: "decoded at the wrong size"))
+          outcome =
+            image.size == size
+            ? .success(image) : .failure(DecodeFailure(reason: "decoded at the wrong size"))
         } catch {
           outcome = .failure(DecodeFailure(reason: String(describing: error)))
         }

@@ -25,7 +25,9 @@ public struct LabelledFolder: Sendable {
   public init(scanning root: String, minimumLabels: Int = 2) throws(DatasetError) {
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
-    guard fm.fileExists(atPath: root, isDirectory: &isDirectory) else { throw .notFound(path: root) }
+    guard fm.fileExists(atPath: root, isDirectory: &isDirectory) else {
+      throw .notFound(path: root)
+    }
     guard isDirectory.boolValue else { throw .notAFolder(path: root) }
     let entries: [String]
     do {
@@ -93,16 +95,19 @@ public enum DatasetError: Error, Equatable, CustomStringConvertible, Sendable {
   public var description: String {
     switch self {
     case .notFound(let path): return "\(path): no such folder"
-    case .notAFolder(let path): return "\(path): is a file; expected a folder with one subfolder per label"
+    case .notAFolder(let path):
+      return "\(path): is a file; expected a folder with one subfolder per label"
     case .unreadable(let path, let reason): return "\(path): cannot be read (\(reason))"
     case .tooFewLabels(let path, let found, let needed):
       let list = found.isEmpty ? "none" : found.joined(separator: ", ")
-      return "\(path): needs at least \(needed) label subfolders (e.g. Happy/, Neutral/, Scary/), found \(list)"
+      return
+        "\(path): needs at least \(needed) label subfolders (e.g. Happy/, Neutral/, Scary/), found \(list)"
     case .emptyLabel(let path): return "\(path): label folder has no images"
     case .duplicateLabel(let label, let first, let second):
       return "\(second): label '\(label)' is already given by \(first) (labels are lower-cased)"
     case .unknownLabel(let path, let label, let known):
-      return "\(path): label '\(label)' is not one the model knows (\(known.joined(separator: ", ")))"
+      return
+        "\(path): label '\(label)' is not one the model knows (\(known.joined(separator: ", ")))"
     case .noUsableImages(let path): return "\(path): none of the images could be read"
     }
   }

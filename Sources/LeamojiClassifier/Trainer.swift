@@ -1,5 +1,3 @@
-import LeamojiCore
-
 import Foundation
 import LeamojiCore
 import LeamojiNN
@@ -86,7 +84,8 @@ public enum Trainer {
       shuffle(&order, using: &shuffler)
       // Cosine decay from the full rate to 5 % of it over the run.
       let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
-      optimizer.learningRate = options.learningRate * Float(0.05 + 0.95 * 0.5 * (1 + cos(Double.pi * progress)))
+      optimizer.learningRate =
+        options.learningRate * Float(0.05 + 0.95 * 0.5 * (1 + cos(Double.pi * progress)))
       var lossSum = 0.0
       var correct = 0
       for b in 0..<batches {
@@ -114,7 +113,8 @@ public enum Trainer {
       if improved { best = (epoch, epochScore, network.snapshot()) }
       let report = EpochReport(
         epoch: epoch, loss: Float(lossSum / Double(training.count)),
-        trainingAccuracy: Double(correct) / Double(training.count), validationAccuracy: validated?.accuracy,
+        trainingAccuracy: Double(correct) / Double(training.count),
+        validationAccuracy: validated?.accuracy,
         validationLoss: validated?.meanLoss,
         seconds: Date().timeIntervalSince(started), isBest: improved)
       reports.append(report)
@@ -158,7 +158,9 @@ public enum Trainer {
 
   /// Splits `images` into training and validation parts: `fraction` of each label (at least
   /// one image of a label with two or more) goes to validation, chosen by `seed`.
-  public static func split(_ images: ImageSet, validationFraction fraction: Double, seed: UInt64) -> (training: ImageSet, validation: ImageSet) {
+  public static func split(_ images: ImageSet, validationFraction fraction: Double, seed: UInt64)
+    -> (training: ImageSet, validation: ImageSet)
+  {
     var rng = SplitMix64(seed: seed ^ 0x5EED_5EED)
     var trainingIndices: [Int] = []
     var validationIndices: [Int] = []

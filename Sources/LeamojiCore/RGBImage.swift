@@ -13,7 +13,8 @@ public struct RGBImage: Equatable, Sendable {
   /// An image from existing pixel bytes; `pixels.count` must be `width * height * 3`.
   public init(width: Int, height: Int, pixels: [UInt8]) {
     precondition(width > 0 && height > 0, "image must not be empty")
-    precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
+    precondition(
+      pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
     self.width = width
     self.height = height
     self.pixels = pixels

@@ -57,7 +57,9 @@ public enum UnsafeText {
       if needsEscape(scalar) {
         // Every unsafe scalar is in the Basic Multilingual Plane: one escape, no surrogates.
         let hex = String(scalar.value, radix: 16)
-        result.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+        result.append(
+          contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+            .unicodeScalars)
       } else {
         result.append(scalar)
       }

@@ -99,7 +99,8 @@ public struct HalfBlockCanvas {
   // MARK: - Composition
 
   private func composePicture(_ picture: RGBImage?) -> [ScreenCell] {
-    let blank = ScreenCell(foreground: background, background: background, glyph: ScreenCell.halfBlock)
+    let blank = ScreenCell(
+      foreground: background, background: background, glyph: ScreenCell.halfBlock)
     var cells = [ScreenCell](repeating: blank, count: columns * rows)
     guard var image = picture else { return cells }
     if image.width > columns || image.height > 2 * pictureRows {

@@ -84,7 +84,8 @@ public struct OverlayLayer: Equatable, Sendable {
   /// Fills `width` cells of `row` from `column` on with spaces on `background` (a box or bar).
   public mutating func fill(row: Int, column: Int, width: Int, background: RGB) {
     guard width > 0 else { return }
-    write(String(repeating: " ", count: width), row: row, column: column,
+    write(
+      String(repeating: " ", count: width), row: row, column: column,
       foreground: background, background: background)
   }
 

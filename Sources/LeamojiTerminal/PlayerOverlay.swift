@@ -64,7 +64,9 @@ public struct PlayerOverlay: Sendable {
     drawStatusBar(&layer, time: time, isPlaying: status.isPlaying, row: rows - 1)
     if rows >= 2 {
       let badgeStart = drawBadge(&layer, marker: cues.current)
-      if let title { drawBox(&layer, title, row: 0, column: 0, limit: badgeStart, colour: MoodPalette.text) }
+      if let title {
+        drawBox(&layer, title, row: 0, column: 0, limit: badgeStart, colour: MoodPalette.text)
+      }
     }
     if let message = status.message, rows >= 3 {
       drawBox(&layer, message, row: 1, column: 0, limit: columns, colour: MoodPalette.message)
@@ -74,7 +76,8 @@ public struct PlayerOverlay: Sendable {
     }
     if status.isBuffering || !status.isPlaying {
       let text = status.isBuffering ? Self.bufferingText : Self.bufferingText + " (paused)"
-      drawCentred(&layer, text, row: max(0, (rows - Self.statusRows - 1) / 2), colour: MoodPalette.text)
+      drawCentred(
+        &layer, text, row: max(0, (rows - Self.statusRows - 1) / 2), colour: MoodPalette.text)
     }
     return layer
   }
@@ -102,15 +105,17 @@ public struct PlayerOverlay: Sendable {
     let symbol = isPlaying ? Self.playSymbol : Self.pauseSymbol
     let total = duration > 0 ? Self.clock(duration) : "-:--"
     let text = " \(symbol) \(Self.clock(time)) / \(total) "
-    let stripStart = layer.write(
-      text, row: row, column: 0, foreground: MoodPalette.text, background: MoodPalette.bar) + 1
+    let stripStart =
+      layer.write(
+        text, row: row, column: 0, foreground: MoodPalette.text, background: MoodPalette.bar) + 1
     let stripWidth = layer.columns - 1 - stripStart
     guard stripWidth >= 4 else { return }
     let labels = CueLogic.stripLabels(markers: markers, duration: duration, width: stripWidth)
     let playhead = CueLogic.playheadColumn(time: time, duration: duration, width: stripWidth)
     for (offset, label) in labels.enumerated() {
       let colour = offset == playhead ? MoodPalette.playhead : MoodPalette.colour(for: label)
-      layer.write(" ", row: row, column: stripStart + offset, foreground: colour, background: colour)
+      layer.write(
+        " ", row: row, column: stripStart + offset, foreground: colour, background: colour)
     }
   }
 
@@ -122,7 +127,9 @@ public struct PlayerOverlay: Sendable {
     let text = TextWidth.prefix(
       " \(marker.emoji) \(marker.label) ", fitting: max(0, layer.columns))
     let start = layer.columns - TextWidth.width(of: text)
-    layer.write(text, row: 0, column: start, foreground: MoodPalette.textColour(on: colour), background: colour)
+    layer.write(
+      text, row: 0, column: start, foreground: MoodPalette.textColour(on: colour),
+      background: colour)
     return start
   }
 

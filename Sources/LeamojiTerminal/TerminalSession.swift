@@ -43,7 +43,8 @@ public final class TerminalSession {
   private var pending: [UInt8] = []
 
   /// True when both descriptors are terminals (`isatty`); `play` needs this.
-  public static func isTerminal(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Bool {
+  public static func isTerminal(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Bool
+  {
     isatty(input) == 1 && isatty(output) == 1
   }
 
@@ -150,7 +151,8 @@ public final class TerminalSession {
 
   /// `poll` for input (and the signal wake pipe); false on timeout or when a signal arrived.
   private func waitForInput(timeout: Double) throws(TerminalError) -> Bool {
-    let milliseconds = timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 60_000)) : 0
+    let milliseconds =
+      timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 60_000)) : 0
     var fds = [
       pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
       pollfd(fd: TerminalSignals.wakeRead, events: Int16(POLLIN), revents: 0),
@@ -162,7 +164,9 @@ public final class TerminalSession {
     }
     if fds[1].revents & Int16(POLLIN) != 0 {
       var drain = [UInt8](repeating: 0, count: 64)
-      while drain.withUnsafeMutableBytes({ read(TerminalSignals.wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+      while drain.withUnsafeMutableBytes({
+        read(TerminalSignals.wakeRead, $0.baseAddress, $0.count)
+      }) > 0 {}
     }
     let input = fds[0].revents
     if input & Int16(POLLIN) != 0 { return true }

@@ -64,7 +64,8 @@ enum TerminalSignals {
 
   /// Makes the caller the one session; false when another one is running.
   static func claim() -> Bool {
-    owned.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    owned.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+      .exchanged
   }
 
   /// Ends the claim taken by `claim()`.

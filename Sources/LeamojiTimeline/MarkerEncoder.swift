@@ -27,7 +27,8 @@ public struct MarkerEncoder: Sendable {
   public init(labels: [Label], seekAhead: Double = 5, minimumSceneLength: Double = 2) {
     precondition(!labels.isEmpty, "the marker encoder needs at least one label")
     precondition(seekAhead >= 0 && seekAhead.isFinite, "seekAhead must be a finite number >= 0")
-    precondition(minimumSceneLength >= 0 && minimumSceneLength.isFinite, "minimumSceneLength must be >= 0")
+    precondition(
+      minimumSceneLength >= 0 && minimumSceneLength.isFinite, "minimumSceneLength must be >= 0")
     self.labels = labels
     self.seekAhead = seekAhead
     self.minimumSceneLength = minimumSceneLength
@@ -38,19 +39,22 @@ public struct MarkerEncoder: Sendable {
   ///   count as 0.
   public func encode(_ scores: [SecondScore]) -> EncodedTimeline {
     let ordered = scores.enumerated().sorted {
-      $0.element.second != $1.element.second ? $0.element.second < $1.element.second : $0.offset < $1.offset
+      $0.element.second != $1.element.second
+        ? $0.element.second < $1.element.second : $0.offset < $1.offset
     }.map(\.element)
     guard !ordered.isEmpty else { return EncodedTimeline(markers: [], frames: [], rawLabels: []) }
     let rows: [[Double]] = ordered.map { score in
       precondition(
         score.probabilities.count == labels.count,
-        "second \(score.second): \(score.probabilities.count) probabilities for \(labels.count) labels")
+        "second \(score.second): \(score.probabilities.count) probabilities for \(labels.count) labels"
+      )
       return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
     }
     let raw = rows.map(Self.argmax)
     let interval = Self.typicalInterval(ordered.map(\.second))
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
-    let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(labels: raw, probabilities: rows)
+    let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
+      labels: raw, probabilities: rows)
 
     var markers: [Marker] = []
     var start = 0

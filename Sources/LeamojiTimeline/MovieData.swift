@@ -19,7 +19,9 @@ public enum MovieData {
   /// - Parameter path: only used to name the file in an error.
   /// - Throws: when the document could not be read back: an empty or duplicate id, or a number
   ///   that is not finite (JSON has no NaN or infinity).
-  public static func encode(_ movies: [Movie], path: String = defaultFileName) throws(MovieDataError) -> Data {
+  public static func encode(_ movies: [Movie], path: String = defaultFileName)
+    throws(MovieDataError) -> Data
+  {
     try validate(movies, path: path)
     let sorted = movies.sorted { $0.id < $1.id }
     do {
@@ -61,7 +63,8 @@ public enum MovieData {
     for (index, value) in values.enumerated() {
       let entry = "entry \(index + 1)"
       guard case .object(let object) = value else {
-        throw MovieDataError(path: path, problem: "\(entry) is \(value.kindDescription), expected a movie object")
+        throw MovieDataError(
+          path: path, problem: "\(entry) is \(value.kindDescription), expected a movie object")
       }
       guard let idValue = object["id"] else {
         throw MovieDataError(path: path, problem: "\(entry) has no \"id\"")
@@ -70,7 +73,8 @@ public enum MovieData {
         throw MovieDataError(path: path, problem: "\(entry): \"id\" must be a non-empty string")
       }
       if let first = firstEntryForID[id] {
-        throw MovieDataError(path: path, problem: "duplicate id \"\(id)\" (entries \(first + 1) and \(index + 1))")
+        throw MovieDataError(
+          path: path, problem: "duplicate id \"\(id)\" (entries \(first + 1) and \(index + 1))")
       }
       firstEntryForID[id] = index
       objects.append(object)
@@ -90,12 +94,16 @@ public enum MovieData {
   static func validate(_ movies: [Movie], path: String) throws(MovieDataError) {
     var seen = Set<String>()
     for movie in movies {
-      guard !movie.id.isEmpty else { throw MovieDataError(path: path, problem: "cannot store a movie with an empty id") }
+      guard !movie.id.isEmpty else {
+        throw MovieDataError(path: path, problem: "cannot store a movie with an empty id")
+      }
       guard seen.insert(movie.id).inserted else {
-        throw MovieDataError(path: path, problem: "cannot store two movies with the id \"\(movie.id)\"")
+        throw MovieDataError(
+          path: path, problem: "cannot store two movies with the id \"\(movie.id)\"")
       }
       if let field = nonFiniteField(movie) {
-        throw MovieDataError(path: path, problem: "entry \"\(movie.id)\": \(field) is not a finite number")
+        throw MovieDataError(
+          path: path, problem: "entry \"\(movie.id)\": \(field) is not a finite number")
       }
     }
   }
@@ -105,14 +113,18 @@ public enum MovieData {
     if !movie.duration.isFinite { return "duration" }
     if !movie.seekAhead.isFinite { return "seekAhead" }
     for (index, marker) in movie.markers.enumerated() {
-      for (name, value) in [("confidence", marker.confidence), ("cueAt", marker.cueAt), ("second", marker.second)]
+      for (name, value) in [
+        ("confidence", marker.confidence), ("cueAt", marker.cueAt), ("second", marker.second),
+      ]
       where !value.isFinite {
         return "markers[\(index)].\(name)"
       }
     }
     for (index, frame) in (movie.frames ?? []).enumerated() {
       if !frame.second.isFinite { return "frames[\(index)].second" }
-      if let label = frame.probabilities.keys.sorted().first(where: { !frame.probabilities[$0]!.isFinite }) {
+      if let label = frame.probabilities.keys.sorted().first(where: {
+        !frame.probabilities[$0]!.isFinite
+      }) {
         return "frames[\(index)].probabilities.\(label)"
       }
     }
@@ -120,7 +132,8 @@ public enum MovieData {
   }
 
   /// The document for raw entries (already sorted and validated), formatted like `encode`.
-  static func encode(raw entries: [[String: RawJSON]], path: String) throws(MovieDataError) -> Data {
+  static func encode(raw entries: [[String: RawJSON]], path: String) throws(MovieDataError) -> Data
+  {
     do {
       return terminalSafe(try makeEncoder().encode(entries.map(RawJSON.object))) + [0x0A]
     } catch {
@@ -180,7 +193,9 @@ public enum MovieData {
     }
     guard let index = context.codingPath.first?.intValue else { return problem }
     var entry = "entry \(index + 1)"
-    if index < values.count, case .object(let object) = values[index], case .string(let id)? = object["id"] {
+    if index < values.count, case .object(let object) = values[index],
+      case .string(let id)? = object["id"]
+    {
       entry += " (\"\(id)\")"
     }
     let inner = pathText(context.codingPath.dropFirst())
@@ -232,6 +247,7 @@ public enum MovieData {
   private static func describe(encodingError error: any Error) -> String {
     guard case EncodingError.invalidValue(let value, let context) = error else { return "\(error)" }
     let path = pathText(context.codingPath[...])
-    return "\(path.isEmpty ? "" : path + ": ")\(value) is not a valid JSON value (numbers must be finite)"
+    return
+      "\(path.isEmpty ? "" : path + ": ")\(value) is not a valid JSON value (numbers must be finite)"
   }
 }

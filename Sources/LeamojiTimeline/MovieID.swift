@@ -20,7 +20,9 @@ public enum MovieID {
   /// `"Ça Fait Peur!.mp4"` → `"ca-fait-peur"`, `"/films/My.Movie.v2.mkv"` → `"my-movie-v2"`.
   public static func slug(fromFileName fileName: String) -> String {
     let name = (fileName as NSString).lastPathComponent
-    let stem = name.hasPrefix(".") && !name.dropFirst().contains(".") ? name : (name as NSString).deletingPathExtension
+    let stem =
+      name.hasPrefix(".") && !name.dropFirst().contains(".")
+      ? name : (name as NSString).deletingPathExtension
     return slug(stem)
   }
 

@@ -116,7 +116,8 @@ public struct MovieStore: Sendable {
       entries[movie.id] = raw
       stored.append(movie)
     }
-    let document = try MovieData.encode(raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
+    let document = try MovieData.encode(
+      raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
     file.failingSteps = failingSteps
     do {
       try file.write([UInt8](document))

@@ -68,20 +68,30 @@ private struct RawJSONParser {
     if offset == bytes.count { throw error("no JSON value (the file is empty)") }
     let value = try parseValue(depth: 0)
     skipWhitespace()
-    if offset < bytes.count { throw error("unexpected \(describeHere()) after the end of the JSON value") }
+    if offset < bytes.count {
+      throw error("unexpected \(describeHere()) after the end of the JSON value")
+    }
     return value
   }
 
   private mutating func parseValue(depth: Int) throws(RawJSON.SyntaxError) -> RawJSON {
-    guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    guard depth < Self.maximumDepth else {
+      throw error("nesting deeper than \(Self.maximumDepth) levels")
+    }
     guard offset < bytes.count else { throw error("unexpected end of file") }
     switch bytes[offset] {
     case UInt8(ascii: "{"): return try parseObject(depth: depth)
     case UInt8(ascii: "["): return try parseArray(depth: depth)
     case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectWord("null"); return .null
+    case UInt8(ascii: "t"):
+      try expectWord("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectWord("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectWord("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
     default: throw error("unexpected \(describeHere()), expected a JSON value")
     }
@@ -100,14 +110,18 @@ private struct RawJSONParser {
       let keyStart = offset
       let key = try parseString()
       skipWhitespace()
-      guard consume(UInt8(ascii: ":")) else { throw error("unexpected \(describeHere()), expected ':'") }
+      guard consume(UInt8(ascii: ":")) else {
+        throw error("unexpected \(describeHere()), expected ':'")
+      }
       skipWhitespace()
       let value = try parseValue(depth: depth + 1)
       if members[key] != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
       members[key] = value
       skipWhitespace()
       if consume(UInt8(ascii: "}")) { return .object(members) }
-      guard consume(UInt8(ascii: ",")) else { throw error("unexpected \(describeHere()), expected ',' or '}'") }
+      guard consume(UInt8(ascii: ",")) else {
+        throw error("unexpected \(describeHere()), expected ',' or '}'")
+      }
     }
   }
 
@@ -121,7 +135,9 @@ private struct RawJSONParser {
       values.append(try parseValue(depth: depth + 1))
       skipWhitespace()
       if consume(UInt8(ascii: "]")) { return .array(values) }
-      guard consume(UInt8(ascii: ",")) else { throw error("unexpected \(describeHere()), expected ',' or ']'") }
+      guard consume(UInt8(ascii: ",")) else {
+        throw error("unexpected \(describeHere()), expected ',' or ']'")
+      }
     }
   }
 
@@ -168,16 +184,21 @@ private struct RawJSONParser {
     let escapeStart = offset - 2
     var value = try parseHex4()
     if (0xD800...0xDBFF).contains(value) {
-      guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+      guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+        bytes[offset + 1] == UInt8(ascii: "u")
       else { throw error("unpaired surrogate in a \\u escape", at: escapeStart) }
       offset += 2
       let low = try parseHex4()
-      guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape", at: escapeStart) }
+      guard (0xDC00...0xDFFF).contains(low) else {
+        throw error("unpaired surrogate in a \\u escape", at: escapeStart)
+      }
       value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
     } else if (0xDC00...0xDFFF).contains(value) {
       throw error("unpaired surrogate in a \\u escape", at: escapeStart)
     }
-    guard let scalar = Unicode.Scalar(value) else { throw error("invalid \\u escape", at: escapeStart) }
+    guard let scalar = Unicode.Scalar(value) else {
+      throw error("invalid \\u escape", at: escapeStart)
+    }
     return Array(String(Character(scalar)).utf8)
   }
 
@@ -216,13 +237,17 @@ private struct RawJSONParser {
       if !consumeDigits() { throw error("invalid number", at: start) }
     }
     let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { throw error("number \(text) is out of range", at: start) }
+    guard let value = Double(text), value.isFinite else {
+      throw error("number \(text) is out of range", at: start)
+    }
     return value
   }
 
   private mutating func consumeDigits() -> Bool {
     let start = offset
-    while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) { offset += 1 }
+    while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+      offset += 1
+    }
     return offset > start
   }
 
@@ -263,7 +288,8 @@ private struct RawJSONParser {
       line += 1
       lineStart = i + 1
     }
-    let column = String(decoding: bytes[lineStart..<position], as: UTF8.self).unicodeScalars.count + 1
+    let column =
+      String(decoding: bytes[lineStart..<position], as: UTF8.self).unicodeScalars.count + 1
     return RawJSON.SyntaxError(problem: problem, line: line, column: column)
   }
 }

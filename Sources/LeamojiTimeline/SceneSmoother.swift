@@ -28,9 +28,11 @@ struct SceneSmoother {
   ///   - probabilities: one row per sample, one column per label.
   func smooth(labels raw: [Int], probabilities: [[Double]]) -> [Int] {
     guard !raw.isEmpty else { return [] }
-    var runs = Runs(raw: raw, mass: probabilities.map { row in
-      row.map { $0.isFinite ? Int64(($0 * 1_000_000).rounded()) : 0 }
-    })
+    var runs = Runs(
+      raw: raw,
+      mass: probabilities.map { row in
+        row.map { $0.isFinite ? Int64(($0 * 1_000_000).rounded()) : 0 }
+      })
     let minimum = minimumSamples
     func isFlicker(_ run: Int) -> Bool { runs.count[run] < minimum }
     func touchesScene(_ run: Int) -> Bool {
@@ -48,17 +50,21 @@ struct SceneSmoother {
       let candidates: [Int]
       if let key = queue.pop() {
         let run = key.run
-        guard runs.alive[run], runs.version[run] == key.version, isFlicker(run), touchesScene(run) else { continue }
+        guard runs.alive[run], runs.version[run] == key.version, isFlicker(run), touchesScene(run)
+        else { continue }
         flicker = run
         candidates = runs.neighbours(of: run).filter { !isFlicker($0) }
       } else {
         // No flicker touches a scene: every remaining run is flicker (or none is left).
-        guard let run = runs.aliveRuns().filter(isFlicker).min(by: { runs.key($0) < runs.key($1) }) else { break }
+        guard let run = runs.aliveRuns().filter(isFlicker).min(by: { runs.key($0) < runs.key($1) })
+        else { break }
         flicker = run
         candidates = runs.neighbours(of: run)
       }
       let target = candidates.max { a, b in
-        let (massA, massB) = (runs.mass(of: runs.label[a], over: flicker), runs.mass(of: runs.label[b], over: flicker))
+        let (massA, massB) = (
+          runs.mass(of: runs.label[a], over: flicker), runs.mass(of: runs.label[b], over: flicker)
+        )
         if massA != massB { return massA < massB }
         if runs.count[a] != runs.count[b] { return runs.count[a] < runs.count[b] }
         return runs.start[a] > runs.start[b]  // the earlier one is "larger"
@@ -128,7 +134,9 @@ private struct Runs {
   }
 
   func key(_ run: Int) -> FlickerKey {
-    FlickerKey(count: count[run], ownMass: mass(of: label[run], over: run), start: start[run], run: run, version: version[run])
+    FlickerKey(
+      count: count[run], ownMass: mass(of: label[run], over: run), start: start[run], run: run,
+      version: version[run])
   }
 
   func aliveRuns() -> [Int] {
@@ -162,7 +170,9 @@ private struct Runs {
   /// One label per sample.
   func expanded() -> [Int] {
     var result: [Int] = []
-    for run in aliveRuns() { result.append(contentsOf: repeatElement(label[run], count: count[run])) }
+    for run in aliveRuns() {
+      result.append(contentsOf: repeatElement(label[run], count: count[run]))
+    }
     return result
   }
 }

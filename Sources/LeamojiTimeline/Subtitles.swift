@@ -14,7 +14,8 @@ public enum Subtitles {
   public static func webVTT(markers: [Marker], duration: Double) -> String {
     var text = "WEBVTT\n"
     for cue in cues(markers: markers, duration: duration) {
-      text += "\n\(timestamp(cue.start, separator: ".")) --> \(timestamp(cue.end, separator: "."))\n"
+      text +=
+        "\n\(timestamp(cue.start, separator: ".")) --> \(timestamp(cue.end, separator: "."))\n"
       text += escapeVTT(cue.text) + "\n"
     }
     return text
@@ -43,7 +44,8 @@ public enum Subtitles {
   /// The cues for `markers` (any order), sorted as described on the type.
   static func cues(markers: [Marker], duration: Double) -> [Cue] {
     let sorted = markers.enumerated().sorted {
-      $0.element.second != $1.element.second ? $0.element.second < $1.element.second : $0.offset < $1.offset
+      $0.element.second != $1.element.second
+        ? $0.element.second < $1.element.second : $0.offset < $1.offset
     }.map(\.element)
     let end = milliseconds(duration)
     var cues: [(cue: Cue, order: Int)] = []
@@ -53,12 +55,16 @@ public enum Subtitles {
       let oneLine = singleLine(marker.emoji)
       if cueStart < sceneStart {
         let ahead = formatSeconds(Double(sceneStart - cueStart) / 1000)
-        cues.append((Cue(start: cueStart, end: sceneStart, text: "\(oneLine) in \(ahead) s"), cues.count))
+        cues.append(
+          (Cue(start: cueStart, end: sceneStart, text: "\(oneLine) in \(ahead) s"), cues.count))
       }
       let sceneEnd = index + 1 < sorted.count ? milliseconds(sorted[index + 1].second) : end
       if sceneStart < sceneEnd {
         cues.append(
-          (Cue(start: sceneStart, end: sceneEnd, text: "\(oneLine) \(singleLine(marker.label))"), cues.count))
+          (
+            Cue(start: sceneStart, end: sceneEnd, text: "\(oneLine) \(singleLine(marker.label))"),
+            cues.count
+          ))
       }
     }
     return cues.sorted {
@@ -100,15 +106,16 @@ public enum Subtitles {
   }
 
   private static func sanitizeSRT(_ text: String) -> String {
-    String(text.map { character -> Character in
-      switch character {
-      case "<": "‹"
-      case ">": "›"
-      case "{": "("
-      case "}": ")"
-      default: character
-      }
-    })
+    String(
+      text.map { character -> Character in
+        switch character {
+        case "<": "‹"
+        case ">": "›"
+        case "{": "("
+        case "}": ")"
+        default: character
+        }
+      })
   }
 
   private static func escapeVTT(_ text: String) -> String {

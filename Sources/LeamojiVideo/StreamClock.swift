@@ -165,11 +165,6 @@ struct TimeBase: Equatable {
   /// Microseconds: FFmpeg's `AV_TIME_BASE`, in which containers state their duration.
   static let microseconds = TimeBase(num: 1, den: 1_000_000)
 
-  init(num: Int64, den: Int64) {
-    self.num = num
-    self.den = den
-  }
-
   func seconds(_ ticks: Int64) -> Double { Double(ticks) * Double(num) / Double(den) }
 }
 

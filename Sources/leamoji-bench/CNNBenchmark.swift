@@ -1,5 +1,5 @@
-import LeamojiCore
 import Foundation
+import LeamojiCore
 import LeamojiNN
 
 /// Measures the default network: inference at batch 1 and 32, training throughput, and the
@@ -16,8 +16,12 @@ struct CNNBenchmark {
     let perLayer = flops(of: network)
     let total = perLayer.reduce(0) { $0 + $1.flops }
     let convolutions = perLayer.filter { $0.isConvolution }.reduce(0) { $0 + $1.flops }
-    print("Default network, input 3x64x64, \(network.parameterCount) parameters, \(threads) thread(s)")
-    print(String(format: "  forward FLOPs per image: %.2f M (convolutions %.2f M)", Double(total) / 1e6, Double(convolutions) / 1e6))
+    print(
+      "Default network, input 3x64x64, \(network.parameterCount) parameters, \(threads) thread(s)")
+    print(
+      String(
+        format: "  forward FLOPs per image: %.2f M (convolutions %.2f M)", Double(total) / 1e6,
+        Double(convolutions) / 1e6))
     for layer in perLayer where layer.flops > 0 {
       print(String(format: "    %-8@ %8.2f M", layer.name, Double(layer.flops) / 1e6))
     }
@@ -27,13 +31,22 @@ struct CNNBenchmark {
     print(String(format: "  inference, batch 1:   %8.1f images/s", rate1))
     let batch = random([32, 3, 64, 64], seed: 3)
     let rate32 = try measure { _ = try network.logits(batch, threads: threads) } * 32
-    print(String(format: "  inference, batch 32:  %8.1f images/s  (%.2f GFLOP/s overall)", rate32, rate32 * Double(total) / 1e9))
+    print(
+      String(
+        format: "  inference, batch 32:  %8.1f images/s  (%.2f GFLOP/s overall)", rate32,
+        rate32 * Double(total) / 1e9))
 
     var optimizer = AdamW(learningRate: 1e-3, weightDecay: 1e-4)
     let labelsBatch = (0..<32).map { $0 % classes }
-    let trainRate = try measure { try network.trainStep(batch, labels: labelsBatch, optimizer: &optimizer, threads: threads) } * 32
-    print(String(format: "  training, batch 32:   %8.1f images/s  (forward + backward ≈ 3x forward FLOPs: %.2f GFLOP/s)",
-                 trainRate, trainRate * 3 * Double(total) / 1e9))
+    let trainRate =
+      try measure {
+        try network.trainStep(batch, labels: labelsBatch, optimizer: &optimizer, threads: threads)
+      } * 32
+    print(
+      String(
+        format:
+          "  training, batch 32:   %8.1f images/s  (forward + backward ≈ 3x forward FLOPs: %.2f GFLOP/s)",
+        trainRate, trainRate * 3 * Double(total) / 1e9))
 
     // The convolutions alone, as one inference batch runs them: every sample on the threads.
     var convSeconds = 0.0
@@ -53,9 +66,15 @@ struct CNNBenchmark {
       let flopsPerImage = Double(perLayer[index].flops)
       convSeconds += 1 / rate
       convFlops += flopsPerImage * 32
-      print(String(format: "  %@ forward, 32 images: %7.2f GFLOP/s", perLayer[index].name, rate * 32 * flopsPerImage / 1e9))
+      print(
+        String(
+          format: "  %@ forward, 32 images: %7.2f GFLOP/s", perLayer[index].name,
+          rate * 32 * flopsPerImage / 1e9))
     }
-    print(String(format: "  convolutions together: %.2f GFLOP/s (%.1f ms per batch of 32)", convFlops / convSeconds / 1e9, convSeconds * 1000))
+    print(
+      String(
+        format: "  convolutions together: %.2f GFLOP/s (%.1f ms per batch of 32)",
+        convFlops / convSeconds / 1e9, convSeconds * 1000))
   }
 
   /// Repeats `body` for about `seconds` (after one warm-up) and returns runs per second.

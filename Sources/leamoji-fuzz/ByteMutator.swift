@@ -36,7 +36,8 @@ struct ByteMutator {
     let count = rng.pick([1, 1, 1, 2, 4, 8])
     let start = position(in: bytes, &rng)
     for _ in 0..<count {
-      let offset = rng.chance(50) ? min(start + rng.below(4), bytes.count - 1) : rng.below(bytes.count)
+      let offset =
+        rng.chance(50) ? min(start + rng.below(4), bytes.count - 1) : rng.below(bytes.count)
       bytes[offset] ^= 1 << UInt8(rng.below(8))
     }
     return "flip \(count) bit(s) near \(start)"
@@ -55,7 +56,8 @@ struct ByteMutator {
     let value = rng.pick(InterestingValues.values(width: width, fileSize: bytes.count))
     let offset = field ?? position(in: bytes, &rng)
     write(value, width: width, bigEndian: bigEndian, at: offset, in: &bytes)
-    return "write \(width)-byte \(bigEndian ? "BE" : "LE") 0x\(String(value, radix: 16)) at \(offset)"
+    return
+      "write \(width)-byte \(bigEndian ? "BE" : "LE") 0x\(String(value, radix: 16)) at \(offset)"
   }
 
   private func addToInteger(_ bytes: inout [UInt8], _ rng: inout SeededRandom) -> String {
@@ -69,7 +71,8 @@ struct ByteMutator {
     let subtract = rng.chance(50)
     let new = subtract ? old &- delta : old &+ delta
     write(new, width: width, bigEndian: bigEndian, at: offset, in: &bytes)
-    return "\(subtract ? "subtract" : "add") \(delta) to \(width)-byte \(bigEndian ? "BE" : "LE") at \(offset)"
+    return
+      "\(subtract ? "subtract" : "add") \(delta) to \(width)-byte \(bigEndian ? "BE" : "LE") at \(offset)"
   }
 
   private func overwriteRandom(_ bytes: inout [UInt8], _ rng: inout SeededRandom) -> String {
@@ -97,7 +100,8 @@ struct ByteMutator {
   private func insertRandom(_ bytes: inout [UInt8], _ rng: inout SeededRandom) -> String {
     let target = rng.chance(10) ? bytes.count : position(in: bytes, &rng)
     let count = rng.smallLength(upTo: 256)
-    let filler: [UInt8] = rng.chance(30)
+    let filler: [UInt8] =
+      rng.chance(30)
       ? Array(repeating: rng.pick([0x00, 0xFF, 0x41]), count: count)
       : (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
     bytes.insert(contentsOf: filler, at: target)
@@ -114,7 +118,9 @@ struct ByteMutator {
   }
 
   private func truncate(_ bytes: inout [UInt8], _ rng: inout SeededRandom) -> String {
-    let length = rng.chance(30) ? max(0, bytes.count - rng.smallLength(upTo: bytes.count)) : rng.below(bytes.count)
+    let length =
+      rng.chance(30)
+      ? max(0, bytes.count - rng.smallLength(upTo: bytes.count)) : rng.below(bytes.count)
     bytes.removeSubrange(length...)
     return "truncate to \(length) byte(s)"
   }
@@ -130,7 +136,9 @@ struct ByteMutator {
   }
 
   /// Writes the low `width` bytes of `value` at `offset`, clipped at the end of the buffer.
-  private func write(_ value: UInt64, width: Int, bigEndian: Bool, at offset: Int, in bytes: inout [UInt8]) {
+  private func write(
+    _ value: UInt64, width: Int, bigEndian: Bool, at offset: Int, in bytes: inout [UInt8]
+  ) {
     for index in 0..<width where offset + index < bytes.count {
       let shift = UInt64(8 * (bigEndian ? width - 1 - index : index))
       bytes[offset + index] = UInt8(truncatingIfNeeded: value >> shift)
@@ -149,7 +157,8 @@ enum InterestingValues {
     case 2: return [0, 1, 0x80, 0xFF, 0x100, 0x400, 0x1000, 0x7FFF, 0x8000, 0xFFFF, 0xFFFE]
     case 4:
       return [
-        0, 1, 2, 8, 0x7F, 0x80, 0xFF, 1000, 0xFFFF, 0x10000, 90000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF,
+        0, 1, 2, 8, 0x7F, 0x80, 0xFF, 1000, 0xFFFF, 0x10000, 90000, 0x7FFF_FFFF, 0x8000_0000,
+        0xFFFF_FFFF,
         0xFFFF_FFFE, 0xFFFF_0000, 0x4000_0000, 0x7F80_0000, 0x7FC0_0000, size, size &+ 1, size &- 1,
       ]
     default:

@@ -22,13 +22,18 @@ struct Campaign {
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       let folder = workFolder + "/worker-\(worker)"
       try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      let runner = CaseRunner(leamoji: leamoji, folder: folder, seeds: maker.seeds, timeout: timeout)
+      let runner = CaseRunner(
+        leamoji: leamoji, folder: folder, seeds: maker.seeds, timeout: timeout)
       while failure.withValue({ $0 == nil }) {
-        let position = next.withValue { value in defer { value += 1 }; return value }
+        let position = next.withValue { value in
+          defer { value += 1 }
+          return value
+        }
         guard position < indices.count else { break }
         do throws(FuzzError) {
           let fuzzCase = maker.make(indices[position])
-          let run = try runner.run(fuzzCase.bytes, target: fuzzCase.target, command: fuzzCase.command)
+          let run = try runner.run(
+            fuzzCase.bytes, target: fuzzCase.target, command: fuzzCase.command)
           let finding = run.verdict.outcome.isFinding ? try keeper.keep(fuzzCase, run) : nil
           let line = tally.withValue { tally in
             tally.add(run.verdict.outcome, target: fuzzCase.target, finding: finding)

@@ -27,8 +27,11 @@ struct CaseRunner {
     }
     try SeedSet.write(bytes, to: input)
     let arguments = command.arguments(input: input, outputFolder: output, seeds: seeds)
-    let result = try ChildProcess(executable: leamoji, arguments: arguments, folder: folder, timeout: timeout).run()
+    let result = try ChildProcess(
+      executable: leamoji, arguments: arguments, folder: folder, timeout: timeout
+    ).run()
     let verdict = Verdict(result, inputPaths: [input], timeout: timeout)
-    return Run(verdict: verdict, arguments: arguments, stderr: result.stderr, seconds: result.seconds)
+    return Run(
+      verdict: verdict, arguments: arguments, stderr: result.stderr, seconds: result.seconds)
   }
 }

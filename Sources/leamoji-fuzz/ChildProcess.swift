@@ -35,7 +35,9 @@ struct ChildProcess {
     while true {
       let finished = waitpid(pid, &waitStatus, WNOHANG)
       if finished == pid { break }
-      if finished < 0, errno != EINTR { throw FuzzError("waitpid failed: \(String(cString: strerror(errno)))") }
+      if finished < 0, errno != EINTR {
+        throw FuzzError("waitpid failed: \(String(cString: strerror(errno)))")
+      }
       if Clock.now() - start > timeout {
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
@@ -49,9 +51,12 @@ struct ChildProcess {
     let stderr = Self.readPrefix(of: stderrPath, limit: 256 * 1024)
     let low = waitStatus & 0x7F
     if low == 0 {
-      return ChildResult(status: (waitStatus >> 8) & 0xFF, signal: nil, timedOut: timedOut, stderr: stderr, seconds: seconds)
+      return ChildResult(
+        status: (waitStatus >> 8) & 0xFF, signal: nil, timedOut: timedOut, stderr: stderr,
+        seconds: seconds)
     }
-    return ChildResult(status: nil, signal: low, timedOut: timedOut, stderr: stderr, seconds: seconds)
+    return ChildResult(
+      status: nil, signal: low, timedOut: timedOut, stderr: stderr, seconds: seconds)
   }
 
   private func spawn(stderrPath: String) throws(FuzzError) -> pid_t {
@@ -71,12 +76,15 @@ struct ChildProcess {
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setsigdefault(&attributes, &allSignals)
     posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let error = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-    guard error == 0 else { throw FuzzError("cannot run \(executable): \(String(cString: strerror(error)))") }
+    guard error == 0 else {
+      throw FuzzError("cannot run \(executable): \(String(cString: strerror(error)))")
+    }
     return pid
   }
 
@@ -88,7 +96,9 @@ struct ChildProcess {
     var buffer = [UInt8](repeating: 0, count: limit)
     var total = 0
     while total < limit {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, limit - total) }
+      let count = buffer.withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress! + total, limit - total)
+      }
       if count < 0, errno == EINTR { continue }
       if count <= 0 { break }
       total += count

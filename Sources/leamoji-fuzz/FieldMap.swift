@@ -39,11 +39,15 @@ struct FieldMap {
   private static let numberOffsets: [String: [Int]] = [
     "mvhd": [12, 16], "mdhd": [12, 16], "tkhd": [20] + Array(stride(from: 40, through: 80, by: 4)),
     "elst": [4, 8, 12, 16, 20, 24], "stts": Array(stride(from: 4, through: 28, by: 4)),
-    "ctts": Array(stride(from: 4, through: 28, by: 4)), "stss": [4, 8, 12], "stsz": [4, 8, 12, 16, 20],
+    "ctts": Array(stride(from: 4, through: 28, by: 4)), "stss": [4, 8, 12],
+    "stsz": [4, 8, 12, 16, 20],
     "stsc": [4, 8, 12, 16], "stco": [4, 8], "pasp": [0, 4], "avc1": [24],
   ]
 
-  private static let fullBoxes: Set = ["mvhd", "tkhd", "mdhd", "elst", "stts", "ctts", "stss", "stsz", "stsc", "stco", "co64", "hdlr", "stsd"]
+  private static let fullBoxes: Set = [
+    "mvhd", "tkhd", "mdhd", "elst", "stts", "ctts", "stss", "stsz", "stsc", "stco", "co64", "hdlr",
+    "stsd",
+  ]
 
   private mutating func walkBoxes(_ bytes: [UInt8], from start: Int, to end: Int) {
     var offset = start
@@ -53,15 +57,23 @@ struct FieldMap {
       guard size >= 8, offset + size <= end else { return }
       fields += [offset, offset + 4]
       numbers.append(offset)
-      if Self.fullBoxes.contains(type) { fields += stride(from: offset + 8, through: offset + 28, by: 4).filter { $0 < offset + size } }
-      numbers += (Self.numberOffsets[type] ?? []).map { offset + 8 + $0 }.filter { $0 + 4 <= offset + size }
+      if Self.fullBoxes.contains(type) {
+        fields += stride(from: offset + 8, through: offset + 28, by: 4).filter {
+          $0 < offset + size
+        }
+      }
+      numbers += (Self.numberOffsets[type] ?? []).map { offset + 8 + $0 }.filter {
+        $0 + 4 <= offset + size
+      }
       switch type {
-      case _ where MP4Box.containers.contains(type): walkBoxes(bytes, from: offset + 8, to: offset + size)
+      case _ where MP4Box.containers.contains(type):
+        walkBoxes(bytes, from: offset + 8, to: offset + size)
       case "stsd": walkBoxes(bytes, from: offset + 16, to: offset + size)
       case "avc1", "hvc1", "hev1", "mp4v":
         fields += [24, 26, 28, 32, 40, 48, 74].map { offset + 8 + $0 }
         walkBoxes(bytes, from: offset + 86, to: offset + size)
-      case "avcC", "hvcC", "esds", "pasp", "clap", "colr": fields += Array(offset + 8..<offset + size)
+      case "avcC", "hvcC", "esds", "pasp", "clap", "colr":
+        fields += Array(offset + 8..<offset + size)
       case "mdat": nalLengths(bytes, from: offset + 8, to: offset + size)
       default: break
       }

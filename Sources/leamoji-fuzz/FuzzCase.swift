@@ -44,6 +44,8 @@ struct CaseMaker {
     if target == .image, rng.chance(70) {
       mutations.append("repair the CRC of \(PNGChecksums.repair(&bytes)) chunk(s)")
     }
-    return FuzzCase(index: index, target: target, command: command, seedName: seed.name, bytes: bytes, mutations: mutations)
+    return FuzzCase(
+      index: index, target: target, command: command, seedName: seed.name, bytes: bytes,
+      mutations: mutations)
   }
 }

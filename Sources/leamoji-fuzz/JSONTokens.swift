@@ -3,35 +3,49 @@
 enum JSONTokens {
   /// Numbers to put in place of a shape, offset, layer size or version.
   static let boundaryNumbers = [
-    "0", "-0", "1", "-1", "2", "3", "4", "7", "15", "63", "64", "65", "255", "256", "1024", "65535", "65536",
+    "0", "-0", "1", "-1", "2", "3", "4", "7", "15", "63", "64", "65", "255", "256", "1024", "65535",
+    "65536",
     "2147483647", "2147483648", "-2147483648", "4294967295", "4294967296", "9223372036854775807",
-    "9223372036854775808", "-9223372036854775808", "18446744073709551616", "99999999999999999999999",
+    "9223372036854775808", "-9223372036854775808", "18446744073709551616",
+    "99999999999999999999999",
     "0.5", "1e3", "1e309", "-1e309", "NaN", "1.5e-320", "00", "0x10", "",
   ]
 
   /// Names in the header: dtypes, layer types, keys, tensor and label names.
   static let words = [
-    "F32", "conv2d", "relu", "maxpool2d", "globalavgpool", "linear", "data_offsets", "shape", "dtype",
-    "__metadata__", "conv1.weight", "conv2.bias", "conv3.weight", "fc.weight", "fc.bias", "happy", "scary",
-    "in", "out", "kernel", "stride", "padding", "name", "type", "labels", "layers", "input", "mean", "std",
+    "F32", "conv2d", "relu", "maxpool2d", "globalavgpool", "linear", "data_offsets", "shape",
+    "dtype",
+    "__metadata__", "conv1.weight", "conv2.bias", "conv3.weight", "fc.weight", "fc.bias", "happy",
+    "scary",
+    "in", "out", "kernel", "stride", "padding", "name", "type", "labels", "layers", "input", "mean",
+    "std",
     "emoji", "format", "version",
   ]
 
   /// Names that are nearly right: other dtypes, wrong case, empty, doubled.
-  static let oddWords = ["F16", "BF16", "F64", "I8", "I32", "I64", "U8", "BOOL", "f32", "", "F32F32", "conv3d", "Relu"]
+  static let oddWords = [
+    "F16", "BF16", "F64", "I8", "I32", "I64", "U8", "BOOL", "f32", "", "F32F32", "conv3d", "Relu",
+  ]
 
   /// Replacement values of the `__metadata__` strings, written as they appear inside a JSON string.
   static let metadataValues: [String: [String]] = [
     "input": [
-      "3x0x0", "0x64x64", "3x1x1", "3x2x2", "3x64", "3x64x64x1", "3x65536x65536", "3x-64x64", "1x64x64",
+      "3x0x0", "0x64x64", "3x1x1", "3x2x2", "3x64", "3x64x64x1", "3x65536x65536", "3x-64x64",
+      "1x64x64",
       "4x64x64", "x", "", "3x2147483647x2147483647", "3x64x9223372036854775807", "3x7x7",
     ],
     "labels": [
-      "[]", "[\\\"happy\\\"]", "[\\\"happy\\\",\\\"happy\\\",\\\"scary\\\"]", "[\\\"a\\\",\\\"b\\\",\\\"c\\\",\\\"d\\\"]",
+      "[]", "[\\\"happy\\\"]", "[\\\"happy\\\",\\\"happy\\\",\\\"scary\\\"]",
+      "[\\\"a\\\",\\\"b\\\",\\\"c\\\",\\\"d\\\"]",
       "[1,2,3]", "{}", "[", "null", "[\\\"\\\",\\\"\\\",\\\"\\\"]",
     ],
-    "mean": ["[0,0,0]", "[]", "[1e309,0,0]", "[\\\"a\\\"]", "[0.5,0.5]", "[0.5,0.5,0.5,0.5]", "null", "[-1,-1,-1]"],
-    "std": ["[0,0,0]", "[]", "[1e-320,1,1]", "[-1,1,1]", "[1,1]", "null", "[1e309,1,1]", "[NaN,1,1]"],
+    "mean": [
+      "[0,0,0]", "[]", "[1e309,0,0]", "[\\\"a\\\"]", "[0.5,0.5]", "[0.5,0.5,0.5,0.5]", "null",
+      "[-1,-1,-1]",
+    ],
+    "std": [
+      "[0,0,0]", "[]", "[1e-320,1,1]", "[-1,1,1]", "[1,1]", "null", "[1e309,1,1]", "[NaN,1,1]",
+    ],
     "emoji": ["{}", "{\\\"happy\\\":\\\"\\\"}", "[]", "{\\\"happy\\\":1}", "{", ""],
     "layers": [
       "[]", "[{\\\"type\\\":\\\"relu\\\"}]", "[{\\\"type\\\":\\\"globalavgpool\\\"}]",
@@ -49,7 +63,10 @@ enum JSONTokens {
     var ranges: [Range<Int>] = []
     var index = 0
     while index < text.count {
-      guard isDigit(text[index]) else { index += 1; continue }
+      guard isDigit(text[index]) else {
+        index += 1
+        continue
+      }
       var start = index
       if start > 0, text[start - 1] == UInt8(ascii: "-") { start -= 1 }
       var end = index
@@ -68,7 +85,9 @@ enum JSONTokens {
     for start in 1...(text.count - needle.count - 1) where text[start - 1] == UInt8(ascii: "\"") {
       let end = start + needle.count
       let after = text[end]
-      if (after == UInt8(ascii: "\"") || after == UInt8(ascii: "\\")) && Array(text[start..<end]) == needle {
+      if (after == UInt8(ascii: "\"") || after == UInt8(ascii: "\\"))
+        && Array(text[start..<end]) == needle
+      {
         found.append(start..<end)
       }
     }
@@ -79,17 +98,23 @@ enum JSONTokens {
   static func stringValueRange(of key: String, in text: [UInt8]) -> Range<Int>? {
     let needle = Array("\"\(key)\":\"".utf8)
     guard text.count >= needle.count else { return nil }
-    for start in 0...(text.count - needle.count) where Array(text[start..<start + needle.count]) == needle {
+    for start in 0...(text.count - needle.count)
+    where Array(text[start..<start + needle.count]) == needle {
       var end = start + needle.count
-      while end < text.count, !(text[end] == UInt8(ascii: "\"") && text[end - 1] != UInt8(ascii: "\\")) { end += 1 }
+      while end < text.count,
+        !(text[end] == UInt8(ascii: "\"") && text[end - 1] != UInt8(ascii: "\\"))
+      { end += 1 }
       return (start + needle.count)..<end
     }
     return nil
   }
 
-  private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
 
   private static func isNumberPart(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+")
+    byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+      || byte == UInt8(ascii: "+")
   }
 }

@@ -38,7 +38,8 @@ struct Keeper {
       """
     try SeedSet.write(Array(report.utf8), to: path + ".txt")
     return Finding(
-      index: fuzzCase.index, target: fuzzCase.target, command: fuzzCase.command, outcome: run.verdict.outcome,
+      index: fuzzCase.index, target: fuzzCase.target, command: fuzzCase.command,
+      outcome: run.verdict.outcome,
       reason: run.verdict.reason, path: path)
   }
 
@@ -55,7 +56,9 @@ struct Keeper {
   }
 
   private func makeFolder() throws(FuzzError) {
-    do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
       throw FuzzError("\(folder): cannot create the --keep folder", status: 73)
     }
   }
@@ -63,6 +66,7 @@ struct Keeper {
   /// `text` quoted for a POSIX shell when it holds anything but plain path characters.
   static func quoted(_ text: String) -> String {
     let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-=,+:".contains($0) }
-    return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain && !text.isEmpty
+      ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

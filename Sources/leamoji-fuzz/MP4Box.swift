@@ -19,7 +19,9 @@ struct MP4Box {
     var boxes: [MP4Box] = []
     var offset = bytes.startIndex
     while offset < bytes.endIndex {
-      guard bytes.endIndex - offset >= 8 else { throw FuzzError("MP4 box header cut short at byte \(offset)") }
+      guard bytes.endIndex - offset >= 8 else {
+        throw FuzzError("MP4 box header cut short at byte \(offset)")
+      }
       let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
       var headerSize = 8
       var size = Int(BigEndian.read32(bytes, at: offset))
@@ -70,17 +72,23 @@ struct MP4Box {
 
 /// Big-endian integers in byte arrays, as MP4 and PNG store them.
 enum BigEndian {
-  static func read32<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: C.Index) -> UInt32 where C.Index == Int {
+  static func read32<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: C.Index) -> UInt32
+  where C.Index == Int {
     (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) }
   }
 
-  static func read64<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: C.Index) -> UInt64 where C.Index == Int {
+  static func read64<C: RandomAccessCollection<UInt8>>(_ bytes: C, at offset: C.Index) -> UInt64
+  where C.Index == Int {
     (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
   }
 
-  static func bytes32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+  static func bytes32(_ value: UInt32) -> [UInt8] {
+    (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+  }
 
-  static func bytes64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
+  static func bytes64(_ value: UInt64) -> [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+  }
 
   static func write32(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
     bytes.replaceSubrange(offset..<offset + 4, with: bytes32(value))

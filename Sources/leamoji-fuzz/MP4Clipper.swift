@@ -8,10 +8,14 @@ struct MP4Clipper {
   /// The clipped file: `ftyp`, the rewritten `moov`, then `mdat`.
   func clip(_ file: [UInt8]) throws(FuzzError) -> [UInt8] {
     let top = try MP4Box.parse(file[...])
-    guard let ftyp = top.first(where: { $0.type == "ftyp" }), let moov = top.first(where: { $0.type == "moov" }) else {
+    guard let ftyp = top.first(where: { $0.type == "ftyp" }),
+      let moov = top.first(where: { $0.type == "moov" })
+    else {
       throw FuzzError("not an MP4 file with 'ftyp' and 'moov' boxes")
     }
-    let tracks = try moov.children.filter { $0.type == "trak" }.map { trak throws(FuzzError) in try TrackCut(trak, seconds: seconds) }
+    let tracks = try moov.children.filter { $0.type == "trak" }.map { trak throws(FuzzError) in
+      try TrackCut(trak, seconds: seconds)
+    }
     guard !tracks.isEmpty else { throw FuzzError("MP4 file without tracks") }
     let data = tracks.map { $0.data(from: file) }
     let ftypBytes = ftyp.serialized()
@@ -25,11 +29,14 @@ struct MP4Clipper {
         let track = tracks[trackIndex]
         let movieDuration = track.duration * movieScale / max(1, UInt64(track.timescale))
         longest = max(longest, movieDuration)
-        result.children[index] = track.rewritten(chunkOffset: UInt32(truncatingIfNeeded: offset), movieDuration: movieDuration)
+        result.children[index] = track.rewritten(
+          chunkOffset: UInt32(truncatingIfNeeded: offset), movieDuration: movieDuration)
         offset += data[trackIndex].count
         trackIndex += 1
       }
-      result.update(["mvhd"]) { Self.setDuration(&$0.payload, longest, fieldOffset: (v0: 16, v1: 24)) }
+      result.update(["mvhd"]) {
+        Self.setDuration(&$0.payload, longest, fieldOffset: (v0: 16, v1: 24))
+      }
       return result.serialized()
     }
     let moovSize = rewrittenMoov(base: 0).count
@@ -48,7 +55,9 @@ struct MP4Clipper {
   }
 
   /// Writes a duration field that sits at `fieldOffset.v0` (32-bit) or `.v1` (64-bit) by version.
-  static func setDuration(_ payload: inout [UInt8], _ duration: UInt64, fieldOffset: (v0: Int, v1: Int)) {
+  static func setDuration(
+    _ payload: inout [UInt8], _ duration: UInt64, fieldOffset: (v0: Int, v1: Int)
+  ) {
     if payload.first == 1, payload.count >= fieldOffset.v1 + 8 {
       BigEndian.write64(duration, into: &payload, at: fieldOffset.v1)
     } else if payload.count >= fieldOffset.v0 + 4 {
@@ -67,7 +76,9 @@ struct TrackCut {
   var duration: UInt64 { table.duration(ofFirst: kept) }
 
   init(_ trak: MP4Box, seconds: Double) throws(FuzzError) {
-    guard let stbl = trak.descendant(["mdia", "minf", "stbl"]) else { throw FuzzError("MP4 track without 'stbl'") }
+    guard let stbl = trak.descendant(["mdia", "minf", "stbl"]) else {
+      throw FuzzError("MP4 track without 'stbl'")
+    }
     self.trak = trak
     table = try SampleTable(stbl)
     timescale = try MP4Clipper.timescale(of: trak.descendant(["mdia", "mdhd"]))
@@ -91,11 +102,17 @@ struct TrackCut {
     result.update(["mdia", "minf", "stbl"]) { stbl in
       let replaced: Set = ["stts", "ctts", "stss", "stsz", "stsc", "stco", "co64"]
       let dropped: Set = ["sbgp", "sgpd", "subs", "saiz", "saio", "sdtp", "stps"]
-      let description = stbl.children.filter { !replaced.contains($0.type) && !dropped.contains($0.type) }
+      let description = stbl.children.filter {
+        !replaced.contains($0.type) && !dropped.contains($0.type)
+      }
       stbl.children = description + table.boxes(keeping: kept, chunkOffset: chunkOffset)
     }
-    result.update(["mdia", "mdhd"]) { MP4Clipper.setDuration(&$0.payload, duration, fieldOffset: (v0: 16, v1: 24)) }
-    result.update(["tkhd"]) { MP4Clipper.setDuration(&$0.payload, movieDuration, fieldOffset: (v0: 20, v1: 28)) }
+    result.update(["mdia", "mdhd"]) {
+      MP4Clipper.setDuration(&$0.payload, duration, fieldOffset: (v0: 16, v1: 24))
+    }
+    result.update(["tkhd"]) {
+      MP4Clipper.setDuration(&$0.payload, movieDuration, fieldOffset: (v0: 20, v1: 28))
+    }
     result.update(["edts", "elst"]) { elst in
       guard elst.payload.count >= 8, BigEndian.read32(elst.payload, at: 4) == 1 else { return }
       MP4Clipper.setDuration(&elst.payload, movieDuration, fieldOffset: (v0: 8, v1: 8))

@@ -30,7 +30,9 @@ struct ModelMutator {
   /// The JSON header's bytes, from the 8-byte little-endian length (clipped to the file).
   static func headerRange(of bytes: [UInt8]) -> Range<Int>? {
     guard bytes.count > 8 else { return nil }
-    let length = bytes[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+    let length = bytes[0..<8].enumerated().reduce(UInt64(0)) {
+      $0 | UInt64($1.element) << UInt64(8 * $1.offset)
+    }
     let end = 8 + Int(min(length, UInt64(bytes.count - 8)))
     return end > 8 ? 8..<end : nil
   }
@@ -40,11 +42,15 @@ struct ModelMutator {
   }
 
   private func replaceLength(_ bytes: inout [UInt8], _ rng: inout SeededRandom) -> String {
-    let current = bytes[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+    let current = bytes[0..<8].enumerated().reduce(UInt64(0)) {
+      $0 | UInt64($1.element) << UInt64(8 * $1.offset)
+    }
     let size = UInt64(bytes.count)
     let value = rng.pick([
-      0, 1, 2, current &- 1, current &+ 1, current / 2, current &* 2, size &- 8, size &- 7, size, size &+ 1,
-      0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000, 0x7FFF_FFFF_FFFF_FFFF, 0x8000_0000_0000_0000, UInt64.max,
+      0, 1, 2, current &- 1, current &+ 1, current / 2, current &* 2, size &- 8, size &- 7, size,
+      size &+ 1,
+      0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000, 0x7FFF_FFFF_FFFF_FFFF,
+      0x8000_0000_0000_0000, UInt64.max,
     ])
     Self.writeLength(value, into: &bytes)
     return "header length \(current) -> \(value)"
@@ -69,10 +75,13 @@ struct ModelMutator {
 
   /// Replaces a dtype, layer type, key or label name by another or a broken variant.
   private func replaceWord(_ text: inout [UInt8], _ rng: inout SeededRandom) -> String {
-    let occurrences = JSONTokens.words.flatMap { word in JSONTokens.ranges(of: word, in: text).map { (word, $0) } }
+    let occurrences = JSONTokens.words.flatMap { word in
+      JSONTokens.ranges(of: word, in: text).map { (word, $0) }
+    }
     guard !occurrences.isEmpty else { return editStructure(&text, &rng) }
     let (old, range) = rng.pick(occurrences)
-    let new = rng.chance(70) ? rng.pick(JSONTokens.words + JSONTokens.oddWords) : String(old.dropLast())
+    let new =
+      rng.chance(70) ? rng.pick(JSONTokens.words + JSONTokens.oddWords) : String(old.dropLast())
     text.replaceSubrange(range, with: Array(new.utf8))
     return "word \(old) -> \(new) at header byte \(range.lowerBound)"
   }
@@ -101,7 +110,9 @@ struct ModelMutator {
   /// Replaces a whole `__metadata__` value (input size, labels, mean, std, layers, emoji).
   private func replaceMetadataValue(_ text: inout [UInt8], _ rng: inout SeededRandom) -> String {
     let key = rng.pick(Array(JSONTokens.metadataValues.keys).sorted())
-    guard let range = JSONTokens.stringValueRange(of: key, in: text) else { return replaceNumber(&text, &rng) }
+    guard let range = JSONTokens.stringValueRange(of: key, in: text) else {
+      return replaceNumber(&text, &rng)
+    }
     let new = rng.pick(JSONTokens.metadataValues[key]!)
     text.replaceSubrange(range, with: Array(new.utf8))
     return "metadata \(key) -> \(new)"

@@ -21,7 +21,9 @@ enum PNGChecksums {
   }
 
   private static let table: [UInt32] = (0..<256).map { index in
-    (0..<8).reduce(UInt32(index)) { value, _ in value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+    (0..<8).reduce(UInt32(index)) { value, _ in
+      value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+    }
   }
 
   /// The CRC-32 (ISO 3309, as PNG uses) of `bytes`.

@@ -12,19 +12,28 @@ struct SampleTable {
   var descriptionIndex: UInt32 = 1
 
   init(_ stbl: MP4Box) throws(FuzzError) {
-    guard let stts = stbl.child("stts"), let stsz = stbl.child("stsz"), let stsc = stbl.child("stsc"),
+    guard let stts = stbl.child("stts"), let stsz = stbl.child("stsz"),
+      let stsc = stbl.child("stsc"),
       let chunks = stbl.child("stco") ?? stbl.child("co64")
     else { throw FuzzError("MP4 track without its sample tables") }
-    for entry in try Self.entries(stts, width: 2) { durations += Array(repeating: entry[1], count: Int(entry[0])) }
+    for entry in try Self.entries(stts, width: 2) {
+      durations += Array(repeating: entry[1], count: Int(entry[0]))
+    }
     if let ctts = stbl.child("ctts") {
       var offsets: [UInt32] = []
-      for entry in try Self.entries(ctts, width: 2) { offsets += Array(repeating: entry[1], count: Int(entry[0])) }
+      for entry in try Self.entries(ctts, width: 2) {
+        offsets += Array(repeating: entry[1], count: Int(entry[0]))
+      }
       composition = (Array(ctts.payload.prefix(4)), offsets)
     }
-    if let stss = stbl.child("stss") { syncSamples = try Self.entries(stss, width: 1).map { $0[0] } }
+    if let stss = stbl.child("stss") {
+      syncSamples = try Self.entries(stss, width: 1).map { $0[0] }
+    }
     try readSizes(stsz)
     try readOffsets(stsc: stsc, chunks: chunks)
-    guard durations.count == sizes.count, composition.map({ $0.offsets.count == sizes.count }) ?? true else {
+    guard durations.count == sizes.count,
+      composition.map({ $0.offsets.count == sizes.count }) ?? true
+    else {
       throw FuzzError("MP4 sample tables disagree on the number of samples")
     }
   }
@@ -45,22 +54,35 @@ struct SampleTable {
     let header: [UInt8] = [0, 0, 0, 0]
     var boxes = [MP4Box(type: "stts", payload: header + Self.runs(Array(durations.prefix(count))))]
     if let composition {
-      boxes.append(MP4Box(type: "ctts", payload: composition.header + Self.runs(Array(composition.offsets.prefix(count)))))
+      boxes.append(
+        MP4Box(
+          type: "ctts",
+          payload: composition.header + Self.runs(Array(composition.offsets.prefix(count)))))
     }
     if let syncSamples {
       let kept = syncSamples.filter { $0 <= count }
-      boxes.append(MP4Box(type: "stss", payload: header + BigEndian.bytes32(UInt32(kept.count)) + kept.flatMap(BigEndian.bytes32)))
+      boxes.append(
+        MP4Box(
+          type: "stss",
+          payload: header + BigEndian.bytes32(UInt32(kept.count)) + kept.flatMap(BigEndian.bytes32))
+      )
     }
     let sizeTable = sizes.prefix(count).flatMap(BigEndian.bytes32)
-    boxes.append(MP4Box(type: "stsz", payload: header + BigEndian.bytes32(0) + BigEndian.bytes32(UInt32(count)) + sizeTable))
+    boxes.append(
+      MP4Box(
+        type: "stsz",
+        payload: header + BigEndian.bytes32(0) + BigEndian.bytes32(UInt32(count)) + sizeTable))
     let chunkEntry = [1, UInt32(count), descriptionIndex].flatMap(BigEndian.bytes32)
     boxes.append(MP4Box(type: "stsc", payload: header + BigEndian.bytes32(1) + chunkEntry))
-    boxes.append(MP4Box(type: "stco", payload: header + BigEndian.bytes32(1) + BigEndian.bytes32(chunkOffset)))
+    boxes.append(
+      MP4Box(type: "stco", payload: header + BigEndian.bytes32(1) + BigEndian.bytes32(chunkOffset)))
     return boxes
   }
 
   /// The decode duration of the first `count` samples.
-  func duration(ofFirst count: Int) -> UInt64 { durations.prefix(count).reduce(0) { $0 + UInt64($1) } }
+  func duration(ofFirst count: Int) -> UInt64 {
+    durations.prefix(count).reduce(0) { $0 + UInt64($1) }
+  }
 
   private mutating func readSizes(_ stsz: MP4Box) throws(FuzzError) {
     let payload = stsz.payload
@@ -87,14 +109,19 @@ struct SampleTable {
     var sample = 0
     for chunk in 0..<chunkCount where sample < sizes.count {
       let run = runs.last { Int($0[0]) <= chunk + 1 } ?? first
-      var offset = wide ? Int(BigEndian.read64(chunks.payload, at: 8 + 8 * chunk)) : Int(BigEndian.read32(chunks.payload, at: 8 + 4 * chunk))
+      var offset =
+        wide
+        ? Int(BigEndian.read64(chunks.payload, at: 8 + 8 * chunk))
+        : Int(BigEndian.read32(chunks.payload, at: 8 + 4 * chunk))
       for _ in 0..<Int(run[1]) where sample < sizes.count {
         fileOffsets.append(offset)
         offset += Int(sizes[sample])
         sample += 1
       }
     }
-    guard fileOffsets.count == sizes.count else { throw FuzzError("MP4 chunks hold fewer samples than 'stsz' lists") }
+    guard fileOffsets.count == sizes.count else {
+      throw FuzzError("MP4 chunks hold fewer samples than 'stsz' lists")
+    }
   }
 
   /// The entries of a full box's table: each `width` 32-bit numbers after a count.
@@ -102,16 +129,25 @@ struct SampleTable {
     let payload = box.payload
     guard payload.count >= 8 else { throw FuzzError("MP4 '\(box.type)' box cut short") }
     let count = Int(BigEndian.read32(payload, at: 4))
-    guard payload.count >= 8 + count * width * 4 else { throw FuzzError("MP4 '\(box.type)' table cut short") }
-    return (0..<count).map { entry in (0..<width).map { BigEndian.read32(payload, at: 8 + 4 * (entry * width + $0)) } }
+    guard payload.count >= 8 + count * width * 4 else {
+      throw FuzzError("MP4 '\(box.type)' table cut short")
+    }
+    return (0..<count).map { entry in
+      (0..<width).map { BigEndian.read32(payload, at: 8 + 4 * (entry * width + $0)) }
+    }
   }
 
   /// Run-length entries (count, value) of `values`, after their number.
   private static func runs(_ values: [UInt32]) -> [UInt8] {
     var pairs: [(UInt32, UInt32)] = []
     for value in values {
-      if let last = pairs.last, last.1 == value { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, value)) }
+      if let last = pairs.last, last.1 == value {
+        pairs[pairs.count - 1].0 += 1
+      } else {
+        pairs.append((1, value))
+      }
     }
-    return BigEndian.bytes32(UInt32(pairs.count)) + pairs.flatMap { BigEndian.bytes32($0.0) + BigEndian.bytes32($0.1) }
+    return BigEndian.bytes32(UInt32(pairs.count))
+      + pairs.flatMap { BigEndian.bytes32($0.0) + BigEndian.bytes32($0.1) }
   }
 }

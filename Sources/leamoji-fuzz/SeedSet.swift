@@ -29,16 +29,22 @@ struct SeedSet {
   /// Reads the seeds under `root` and writes the clips and frames into `folder`.
   init(root: String, clipSeconds: Double, leamoji: String, folder: String) throws(FuzzError) {
     modelPath = root + "/Models/leamoji.safetensors"
-    model = Seed(name: "leamoji", bytes: try Self.read(modelPath), map: FieldMap(fields: Array(0..<8), numbers: [0, 4]))
+    model = Seed(
+      name: "leamoji", bytes: try Self.read(modelPath),
+      map: FieldMap(fields: Array(0..<8), numbers: [0, 4]))
     let videoFolder = root + "/SampleVideos"
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: videoFolder)) ?? []).filter { $0.hasSuffix(".mp4") }.sorted()
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: videoFolder)) ?? []).filter {
+      $0.hasSuffix(".mp4")
+    }.sorted()
     guard !names.isEmpty else { throw FuzzError("\(videoFolder): no .mp4 sample videos") }
     for name in names {
       let path = videoFolder + "/" + name
       let stem = String(name.dropLast(4))
       var bytes = try Self.read(path)
       if clipSeconds > 0 {
-        do { bytes = try MP4Clipper(seconds: clipSeconds).clip(bytes) } catch { throw FuzzError("\(path): \(error)") }
+        do { bytes = try MP4Clipper(seconds: clipSeconds).clip(bytes) } catch {
+          throw FuzzError("\(path): \(error)")
+        }
       }
       videos.append(Seed(name: stem, bytes: bytes, map: FieldMap.mp4(bytes)))
       let clipPath = folder + "/\(stem).mp4"
@@ -50,12 +56,18 @@ struct SeedSet {
   }
 
   /// A 64x36 PNG of the clip's frame at 1 s (or 0 s), written by `leamoji frames`.
-  private static func frame(of clip: String, named stem: String, leamoji: String, folder: String) throws(FuzzError) -> [UInt8] {
+  private static func frame(of clip: String, named stem: String, leamoji: String, folder: String)
+    throws(FuzzError) -> [UInt8]
+  {
     let frames = folder + "/frames-\(stem)"
     let arguments = ["frames", clip, "--out", frames, "--size", "64x36", "--interval", "1"]
-    let result = try ChildProcess(executable: leamoji, arguments: arguments, folder: folder, timeout: 120).run()
+    let result = try ChildProcess(
+      executable: leamoji, arguments: arguments, folder: folder, timeout: 120
+    ).run()
     guard result.status == 0 else {
-      throw FuzzError("leamoji frames could not sample the seed clip \(clip): \(result.stderr.split(separator: "\n").first ?? "no message")")
+      throw FuzzError(
+        "leamoji frames could not sample the seed clip \(clip): \(result.stderr.split(separator: "\n").first ?? "no message")"
+      )
     }
     let candidates = [frames + "/000001.png", frames + "/000000.png"]
     guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
@@ -67,7 +79,9 @@ struct SeedSet {
   }
 
   static func read(_ path: String) throws(FuzzError) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw FuzzError("\(path): cannot read", status: 66) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw FuzzError("\(path): cannot read", status: 66)
+    }
     return [UInt8](data)
   }
 

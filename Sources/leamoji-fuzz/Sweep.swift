@@ -6,9 +6,13 @@
 struct Sweep {
   /// Values written over a 32-bit big-endian number: zero, tiny, fixed-point one, sign
   /// boundaries, fixed-point minus one, all ones.
-  static let binaryValues: [UInt32] = [0, 1, 2, 0x7FFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_0000, 0xFFFF_FFFE, 0xFFFF_FFFF]
+  static let binaryValues: [UInt32] = [
+    0, 1, 2, 0x7FFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_0000, 0xFFFF_FFFE, 0xFFFF_FFFF,
+  ]
   /// Texts put in place of a number of the model's header.
-  static let textValues = ["0", "-1", "1", "2", "65", "4294967296", "99999999999999999999999", "1e309", "0.5", ""]
+  static let textValues = [
+    "0", "-1", "1", "2", "65", "4294967296", "99999999999999999999999", "1e309", "0.5", "",
+  ]
 
   /// One case of the sweep: the `field`-th number of the target's first seed set to value `value`.
   struct Item {
@@ -28,7 +32,9 @@ struct Sweep {
       let values = target == .model ? Self.textValues.indices : Self.binaryValues.indices
       for field in fields.indices {
         for value in values {
-          for command in target.commands { items.append(Item(target: target, command: command, field: field, value: value)) }
+          for command in target.commands {
+            items.append(Item(target: target, command: command, field: field, value: value))
+          }
         }
       }
     }
@@ -47,15 +53,20 @@ struct Sweep {
       let old = String(decoding: bytes[absolute], as: UTF8.self)
       bytes.replaceSubrange(absolute, with: Array(text.utf8))
       ModelMutator.writeLength(UInt64(header.count - range.count + text.utf8.count), into: &bytes)
-      description = "header number \(old) at header byte \(range.lowerBound) -> \(text) (length updated)"
+      description =
+        "header number \(old) at header byte \(range.lowerBound) -> \(text) (length updated)"
     } else {
       let offset = field
       let value = Self.binaryValues[item.value]
       BigEndian.write32(value, into: &bytes, at: offset)
-      description = "number at \(offset) -> 0x\(String(value, radix: 16))"
-        + (item.target == .image ? "; repair the CRC of \(PNGChecksums.repair(&bytes)) chunk(s)" : "")
+      description =
+        "number at \(offset) -> 0x\(String(value, radix: 16))"
+        + (item.target == .image
+          ? "; repair the CRC of \(PNGChecksums.repair(&bytes)) chunk(s)" : "")
     }
-    return FuzzCase(index: index, target: item.target, command: item.command, seedName: seed.name, bytes: bytes, mutations: [description])
+    return FuzzCase(
+      index: index, target: item.target, command: item.command, seedName: seed.name, bytes: bytes,
+      mutations: [description])
   }
 
   /// The number fields the sweep walks in a seed: offsets of 32-bit numbers, or for the model

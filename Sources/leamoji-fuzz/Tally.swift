@@ -31,10 +31,13 @@ struct Tally {
     ]
     for target in Target.allCases {
       guard let counts = byTarget[target] else { continue }
-      lines.append("  \(target.rawValue): \(counts.values.reduce(0, +)) cases, \(Self.countsLine(counts))")
+      lines.append(
+        "  \(target.rawValue): \(counts.values.reduce(0, +)) cases, \(Self.countsLine(counts))")
     }
     for finding in findings.sorted(by: { ($0.outcome, $1.index) > ($1.outcome, $0.index) }) {
-      lines.append("  \(finding.outcome.rawValue): case \(finding.index) \(finding.target.rawValue) \(finding.command.rawValue) — \(finding.reason.prefix(200))")
+      lines.append(
+        "  \(finding.outcome.rawValue): case \(finding.index) \(finding.target.rawValue) \(finding.command.rawValue) — \(finding.reason.prefix(200))"
+      )
       lines.append("    kept: \(finding.path)")
     }
     return lines.joined(separator: "\n")

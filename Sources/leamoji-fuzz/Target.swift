@@ -37,8 +37,13 @@ enum Command: String {
   /// The arguments for leamoji, with the mutant at `input` and outputs under `outputFolder`.
   func arguments(input: String, outputFolder: String, seeds: SeedSet) -> [String] {
     switch self {
-    case .analyze: ["analyze", input, "--output", outputFolder + "/MovieData.json", "--model", seeds.modelPath]
-    case .analyzeNoPoster: ["analyze", input, "--output", outputFolder + "/MovieData.json", "--model", seeds.modelPath, "--no-poster"]
+    case .analyze:
+      ["analyze", input, "--output", outputFolder + "/MovieData.json", "--model", seeds.modelPath]
+    case .analyzeNoPoster:
+      [
+        "analyze", input, "--output", outputFolder + "/MovieData.json", "--model", seeds.modelPath,
+        "--no-poster",
+      ]
     case .frames: ["frames", input, "--out", outputFolder + "/frames"]
     case .classify: ["classify", input, "--model", seeds.modelPath]
     case .classifyWithModel: ["classify", seeds.imagePath, "--model", input]

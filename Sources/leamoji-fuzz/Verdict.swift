@@ -25,7 +25,9 @@ struct Verdict {
   let reason: String
 
   /// What a shrunk input must keep: the outcome and, for a crash, the signal or status.
-  var signature: String { outcome.rawValue + " " + (reason.split(separator: ":").first.map(String.init) ?? "") }
+  var signature: String {
+    outcome.rawValue + " " + (reason.split(separator: ":").first.map(String.init) ?? "")
+  }
 
   /// The error statuses of the README other than 1 ("unexpected failure"): usage, bad input,
   /// missing input, cannot write.
@@ -34,39 +36,58 @@ struct Verdict {
   /// Judges a finished run. Lines starting "leamoji: warning: " may come with either ending and
   /// are not counted as error lines; the one error line must name one of `inputPaths`.
   init(_ result: ChildResult, inputPaths: [String], timeout: Double) {
-    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: true).map(
+      String.init)
     let crashLine = lines.first { $0.contains("Fatal error") || $0.contains("Program crashed") }
     if result.timedOut {
       (outcome, reason) = (.hang, "still running after \(Int(timeout)) s")
     } else if let signal = result.signal {
-      (outcome, reason) = (.crash, "signal \(signal) (\(Self.signalName(signal)))" + (crashLine.map { ": \($0)" } ?? ""))
+      (outcome, reason) = (
+        .crash,
+        "signal \(signal) (\(Self.signalName(signal)))" + (crashLine.map { ": \($0)" } ?? "")
+      )
     } else if let crashLine {
       (outcome, reason) = (.crash, "status \(result.status ?? -1): \(crashLine)")
     } else if result.status == 0 {
       (outcome, reason) = (.accepted, "status 0")
     } else {
-      (outcome, reason) = Self.judgeError(status: result.status ?? -1, lines: lines, inputPaths: inputPaths)
+      (outcome, reason) = Self.judgeError(
+        status: result.status ?? -1, lines: lines, inputPaths: inputPaths)
     }
   }
 
-  private static func judgeError(status: Int32, lines: [String], inputPaths: [String]) -> (Outcome, String) {
+  private static func judgeError(status: Int32, lines: [String], inputPaths: [String]) -> (
+    Outcome, String
+  ) {
     let errors = lines.filter { !$0.hasPrefix("leamoji: warning: ") }
-    guard documentedErrors.contains(status) else { return (.unclear, "status \(status)" + firstLine(errors)) }
-    guard errors.count == 1, let line = errors.first else {
-      return (.unclear, errors.isEmpty ? "status \(status) with no error line" : "status \(status) with \(errors.count) error lines" + firstLine(errors))
+    guard documentedErrors.contains(status) else {
+      return (.unclear, "status \(status)" + firstLine(errors))
     }
-    guard line.hasPrefix("leamoji: ") else { return (.unclear, "error line without the 'leamoji: ' prefix" + firstLine(errors)) }
+    guard errors.count == 1, let line = errors.first else {
+      return (
+        .unclear,
+        errors.isEmpty
+          ? "status \(status) with no error line"
+          : "status \(status) with \(errors.count) error lines" + firstLine(errors)
+      )
+    }
+    guard line.hasPrefix("leamoji: ") else {
+      return (.unclear, "error line without the 'leamoji: ' prefix" + firstLine(errors))
+    }
     guard inputPaths.contains(where: { line.contains($0) }) else {
       return (.unclear, "error line does not name the input" + firstLine(errors))
     }
     return (.clearError, "status \(status): \(line)")
   }
 
-  private static func firstLine(_ lines: [String]) -> String { lines.first.map { ": \($0.prefix(300))" } ?? "" }
+  private static func firstLine(_ lines: [String]) -> String {
+    lines.first.map { ": \($0.prefix(300))" } ?? ""
+  }
 
   static func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [
-      4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM",
+      4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+      11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM",
     ]
     return names[signal] ?? "signal \(signal)"
   }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import LeamojiCore
-import LeamojiClassifier
-import LeamojiTimeline
 import LeamojiAnalysis
+import LeamojiClassifier
+import LeamojiCore
+import LeamojiTimeline
 
 /// `leamoji analyze`: videos → per-second moods → markers merged into MovieData.json, with a
 /// poster and optional subtitles beside it.
@@ -66,8 +66,12 @@ struct Analyze: ParsableCommand {
 
   func validate() throws {
     if videos.isEmpty { throw ValidationError("give at least one video") }
-    guard seekAhead >= 0, seekAhead <= 3600, seekAhead.isFinite else { throw ValidationError("--seek-ahead must be 0 to 3600 seconds") }
-    guard interval.isFinite, interval >= 0.04, interval <= 3600 else { throw ValidationError("--interval must be 0.04 to 3600 seconds") }
+    guard seekAhead >= 0, seekAhead <= 3600, seekAhead.isFinite else {
+      throw ValidationError("--seek-ahead must be 0 to 3600 seconds")
+    }
+    guard interval.isFinite, interval >= 0.04, interval <= 3600 else {
+      throw ValidationError("--interval must be 0.04 to 3600 seconds")
+    }
     guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1 to 64") }
     if videos.count > 1 && (title != nil || description != nil) {
       throw ValidationError("--title and --description apply to one video at a time")
@@ -145,7 +149,8 @@ struct Analyze: ParsableCommand {
     if stored.corruptPackets > 0 {
       var note = "\(path): skipped \(stored.corruptPackets) damaged packets"
       if stored.movie.duration - stored.picturesEnd > 1.5 * interval {
-        note += "; its pictures stop at \(secondsText(stored.picturesEnd)) of "
+        note +=
+          "; its pictures stop at \(secondsText(stored.picturesEnd)) of "
           + "\(secondsText(stored.movie.duration)) (cut short?)"
       }
       Console.warning(note)
@@ -160,13 +165,20 @@ struct Analyze: ParsableCommand {
   private func printSummary(_ movie: Movie, path: String, labels: [String]) {
     var perLabel: [(String, Int)] = []
     for label in labels {
-      if let i = perLabel.firstIndex(where: { $0.0 == label }) { perLabel[i].1 += 1 } else { perLabel.append((label, 1)) }
+      if let i = perLabel.firstIndex(where: { $0.0 == label }) {
+        perLabel[i].1 += 1
+      } else {
+        perLabel.append((label, 1))
+      }
     }
-    let emoji = Dictionary(movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
+    let emoji = Dictionary(
+      movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
     let parts = perLabel.sorted { $0.0 < $1.0 }.map { label, count in
       "\(Console.safe(emoji[label] ?? Label.unknownEmoji)) \(Console.safe(label)) \(secondsText(Double(count) * interval))"
     }
-    Console.print("\(movie.id): \(secondsText(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s") — \(parts.joined(separator: ", "))  (\(path))")
+    Console.print(
+      "\(movie.id): \(secondsText(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s") — \(parts.joined(separator: ", "))  (\(path))"
+    )
     Console.printFormatted("  " + MoodStrip.render(labels, colour: Console.stdoutIsTerminal))
   }
 }

@@ -60,7 +60,8 @@ enum Console {
   /// A message of several lines (ArgumentParser's errors with their usage) made safe line by
   /// line: its own line breaks stay, everything `safe` names inside a line is replaced.
   static func safeLines(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(
+      separator: "\n")
   }
 
   private static func write(_ text: String, to descriptor: Int32) {

@@ -6,7 +6,8 @@ import LeamojiCore
 /// `leamoji evaluate`: how well a model labels a folder of labelled images.
 struct Evaluate: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Score a model on labelled image folders: accuracy, confusion matrix, precision and recall.",
+    abstract:
+      "Score a model on labelled image folders: accuracy, confusion matrix, precision and recall.",
     discussion: """
       <Testing Data> holds one subfolder per label, like the training folder; use images the
       model never saw in training.
@@ -54,27 +55,40 @@ struct Evaluate: ParsableCommand {
     let (classifier, _) = try modelOptions.load()
     let labels = classifier.labels
     let names = classifier.labelNames
-    let images = try loadFolder(testingData, size: classifier.inputSize, labels: names, minimumLabels: 1)
+    let images = try loadFolder(
+      testingData, size: classifier.inputSize, labels: names, minimumLabels: 1)
     let (matrix, outcomes) = try Evaluation.confusionMatrix(of: classifier, on: images)
     if json {
-      let perClass = Dictionary(uniqueKeysWithValues: names.indices.map { i in
-        (names[i], Report.PerClass(count: matrix.counts[i].reduce(0, +), precision: matrix.precision(i), recall: matrix.recall(i)))
-      })
-      let list = verbose ? outcomes.map {
-        Report.Image(file: $0.path, label: $0.prediction.label.name, truth: names[$0.truth],
-                     probability: $0.prediction.confidence, correct: $0.isCorrect)
-      } : nil
-      let report = Report(accuracy: matrix.accuracy, count: matrix.total, labels: names,
-                          confusion: matrix.counts, perClass: perClass, images: list)
+      let perClass = Dictionary(
+        uniqueKeysWithValues: names.indices.map { i in
+          (
+            names[i],
+            Report.PerClass(
+              count: matrix.counts[i].reduce(0, +), precision: matrix.precision(i),
+              recall: matrix.recall(i))
+          )
+        })
+      let list =
+        verbose
+        ? outcomes.map {
+          Report.Image(
+            file: $0.path, label: $0.prediction.label.name, truth: names[$0.truth],
+            probability: $0.prediction.confidence, correct: $0.isCorrect)
+        } : nil
+      let report = Report(
+        accuracy: matrix.accuracy, count: matrix.total, labels: names,
+        confusion: matrix.counts, perClass: perClass, images: list)
       Console.printJSON(jsonText(report))
       return
     }
     if verbose {
       for outcome in outcomes {
         let mark = outcome.isCorrect ? "ok   " : "WRONG"
-        Console.print(String(format: "%@  predicted %@ %-8@ true %-8@ p=%.3f  %@", mark,
-          outcome.prediction.label.emoji, outcome.prediction.label.name, names[outcome.truth],
-          outcome.prediction.confidence, outcome.path))
+        Console.print(
+          String(
+            format: "%@  predicted %@ %-8@ true %-8@ p=%.3f  %@", mark,
+            outcome.prediction.label.emoji, outcome.prediction.label.name, names[outcome.truth],
+            outcome.prediction.confidence, outcome.path))
       }
     }
     Console.print("Accuracy \(percent(matrix.accuracy)) on \(matrix.total) images")
@@ -82,7 +96,9 @@ struct Evaluate: ParsableCommand {
     for (i, label) in labels.enumerated() {
       let p = matrix.precision(i).map(percent) ?? "n/a"
       let r = matrix.recall(i).map(percent) ?? "n/a"
-      Console.print("\(label.emoji) \(label.name): precision \(p), recall \(r) (\(matrix.counts[i].reduce(0, +)) images)")
+      Console.print(
+        "\(label.emoji) \(label.name): precision \(p), recall \(r) (\(matrix.counts[i].reduce(0, +)) images)"
+      )
     }
   }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import LeamojiCore
 import LeamojiAnalysis
+import LeamojiCore
 
 /// `leamoji frames`: the sampled frames as PNG files, to look at or sort into training folders.
 struct Frames: ParsableCommand {
@@ -23,7 +23,8 @@ struct Frames: ParsableCommand {
   @Argument(help: "The video to sample.", completion: .file())
   var video: String
 
-  @Option(name: .long, help: "Folder for the PNG files (created if missing).", completion: .directory)
+  @Option(
+    name: .long, help: "Folder for the PNG files (created if missing).", completion: .directory)
   var out: String
 
   @Option(name: .long, help: "Seconds between samples.")

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
-import LeamojiCore
 import LeamojiAnalysis
+import LeamojiCore
 
 @main
 struct Leamoji: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "leamoji",
-    abstract: "Tells children what is coming in a film: an emoji timeline of happy, neutral and scary scenes.",
+    abstract:
+      "Tells children what is coming in a film: an emoji timeline of happy, neutral and scary scenes.",
     discussion: """
       leamoji decodes a video with FFmpeg, labels one frame per second with a small neural
       network, and writes an emoji timeline that a player shows a few seconds before each scene.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LeamojiCore
-import LeamojiClassifier
 import LeamojiAnalysis
+import LeamojiClassifier
+import LeamojiCore
 
 /// `--model`, shared by every command that classifies.
 struct ModelOptions: ParsableArguments {
@@ -29,7 +29,10 @@ struct ModelOptions: ParsableArguments {
 /// JSON text with sorted keys and unescaped slashes and emoji.
 func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
   let encoder = JSONEncoder()
-  encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+  encoder.outputFormatting =
+    pretty
+    ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+    : [.sortedKeys, .withoutEscapingSlashes]
   guard let data = try? encoder.encode(value) else { return "{}" }
   return String(decoding: data, as: UTF8.self)
 }

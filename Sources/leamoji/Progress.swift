@@ -32,7 +32,9 @@ final class ProgressBar: @unchecked Sendable {
       let fraction = min(1, Double(done) / Double(total))
       let width = 30
       let filled = Int(fraction * Double(width))
-      line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+      line +=
+        "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        + "] "
       line += "\(done)/\(total)"
     } else {
       line += "\(done)"

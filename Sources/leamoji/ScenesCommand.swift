@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LeamojiAnalysis
 import LeamojiCore
 import LeamojiScenes
-import LeamojiAnalysis
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +13,8 @@ import LeamojiAnalysis
 /// training data and the sample videos (see scripts/regenerate-assets.sh).
 struct Scenes: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Generate mood scenes: a labelled training set, or raw frames of a clip with known moods.",
+    abstract:
+      "Generate mood scenes: a labelled training set, or raw frames of a clip with known moods.",
     subcommands: [Dataset.self, Clip.self]
   )
 
@@ -45,7 +46,8 @@ struct Scenes: ParsableCommand {
     var seed: UInt64 = 2018
 
     func validate() throws {
-      guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000 else {
+      guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000
+      else {
         throw ValidationError("image counts must be 1 to 100000 (testing may be 0)")
       }
       guard size >= 8, size <= 1024 else { throw ValidationError("--size must be 8 to 1024") }
@@ -53,7 +55,8 @@ struct Scenes: ParsableCommand {
 
     func run() throws {
       let pixelSize = PixelSize(width: size, height: size)
-      for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)] where perClass > 0 {
+      for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)]
+      where perClass > 0 {
         let items = datasetItems(perClass: perClass, split: split, seed: seed)
         let root = (out as NSString).appendingPathComponent(split.folderName)
         for folder in Set(items.map(\.folderName)) {
@@ -61,16 +64,20 @@ struct Scenes: ParsableCommand {
           do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
           } catch {
-            throw CommandFailure("\(path): cannot create the folder (\(error.localizedDescription))", status: .cannotWrite)
+            throw CommandFailure(
+              "\(path): cannot create the folder (\(error.localizedDescription))",
+              status: .cannotWrite)
           }
         }
         let progress = ProgressBar(label: split.folderName, total: items.count)
         let failure = Locked<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: items.count) { i in
           let item = items[i]
-          let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString).appendingPathComponent(item.fileName)
+          let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString)
+            .appendingPathComponent(item.fileName)
           do {
-            let png = try ImageFiles.png(makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
+            let png = try ImageFiles.png(
+              makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
             try DurableFile(path).write(png)
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }
@@ -78,7 +85,9 @@ struct Scenes: ParsableCommand {
           progress.update(i + 1)
         }
         progress.finish()
-        if let first = failure.withValue({ $0 }) { throw CommandFailure(first, status: .cannotWrite) }
+        if let first = failure.withValue({ $0 }) {
+          throw CommandFailure(first, status: .cannotWrite)
+        }
         Console.print("Wrote \(items.count) scenes to \(root)")
       }
     }
@@ -86,7 +95,8 @@ struct Scenes: ParsableCommand {
 
   struct Clip: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Render a clip of mood scenes as raw RGB24 frames on stdout (pipe it into an encoder).",
+      abstract:
+        "Render a clip of mood scenes as raw RGB24 frames on stdout (pipe it into an encoder).",
       discussion: """
         The script lists shots as mood:seconds. --truth writes the ground truth: the mood on
         screen at every whole second, as JSON.
@@ -115,10 +125,12 @@ struct Scenes: ParsableCommand {
     func parsedScript() throws -> [SceneClip.Segment] {
       try script.split(separator: ",").map { part in
         let fields = part.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard fields.count == 2, let mood = Mood(rawValue: fields[0].lowercased()), let seconds = Double(fields[1]),
+        guard fields.count == 2, let mood = Mood(rawValue: fields[0].lowercased()),
+          let seconds = Double(fields[1]),
           seconds > 0, seconds <= 3600
         else {
-          throw ValidationError("--script takes mood:seconds pairs such as happy:8,scary:5 (got '\(part)')")
+          throw ValidationError(
+            "--script takes mood:seconds pairs such as happy:8,scary:5 (got '\(part)')")
         }
         return SceneClip.Segment(mood, seconds: seconds)
       }
@@ -126,7 +138,9 @@ struct Scenes: ParsableCommand {
 
     func validate() throws {
       guard try !parsedScript().isEmpty else { throw ValidationError("--script is empty") }
-      guard PixelSize(parsing: size) != nil else { throw ValidationError("--size must look like 640x360") }
+      guard PixelSize(parsing: size) != nil else {
+        throw ValidationError("--size must look like 640x360")
+      }
       guard fps >= 1, fps <= 120 else { throw ValidationError("--fps must be 1 to 120") }
     }
 
@@ -141,7 +155,8 @@ struct Scenes: ParsableCommand {
 
     func run() throws {
       guard isatty(STDOUT_FILENO) == 0 else {
-        throw CommandFailure("stdout is a terminal; pipe the raw frames into an encoder (see --help)", status: .usage)
+        throw CommandFailure(
+          "stdout is a terminal; pipe the raw frames into an encoder (see --help)", status: .usage)
       }
       let segments = try parsedScript()
       let clip = SceneClip(script: segments, seed: seed, size: PixelSize(parsing: size)!, fps: fps)
@@ -169,8 +184,11 @@ struct Scenes: ParsableCommand {
           frames.withValue { $0[i] = image }
         }
         for i in 0..<count {
-          if let code = FileDescriptor.writeAll(frames.withValue { $0[i]! }.pixels, to: STDOUT_FILENO) {
-            throw CommandFailure("stdout: write failed (\(String(cString: strerror(code))))", status: .cannotWrite)
+          if let code = FileDescriptor.writeAll(
+            frames.withValue { $0[i]! }.pixels, to: STDOUT_FILENO)
+          {
+            throw CommandFailure(
+              "stdout: write failed (\(String(cString: strerror(code))))", status: .cannotWrite)
           }
         }
         start += count

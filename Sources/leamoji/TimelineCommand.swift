@@ -32,7 +32,9 @@ struct Timeline: ParsableCommand {
     } catch {
       throw CommandFailure(error.description, status: .badInput)
     }
-    let id = movies.contains { $0.id == video } ? video : MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+    let id =
+      movies.contains { $0.id == video }
+      ? video : MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
     guard let movie = movies.first(where: { $0.id == id }) else {
       throw CommandFailure(
         "\(video): not analysed yet (no entry '\(id)' in \(data)); run: leamoji analyze \(video)"
@@ -43,14 +45,19 @@ struct Timeline: ParsableCommand {
       Console.printJSON(jsonText(movie))
       return
     }
-    Console.print("\(movie.title) (\(movie.id)): \(secondsText(movie.duration)), cues \(secondsText(movie.seekAhead)) ahead")
+    Console.print(
+      "\(movie.title) (\(movie.id)): \(secondsText(movie.duration)), cues \(secondsText(movie.seekAhead)) ahead"
+    )
     for (i, marker) in movie.markers.enumerated() {
       let end = i + 1 < movie.markers.count ? movie.markers[i + 1].second : movie.duration
       Console.print(
-        String(format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), clock(end), clock(marker.cueAt),
-               marker.emoji, marker.label, marker.confidence * 100))
+        String(
+          format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), clock(end),
+          clock(marker.cueAt),
+          marker.emoji, marker.label, marker.confidence * 100))
     }
-    Console.printFormatted("  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
+    Console.printFormatted(
+      "  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
   }
 
   /// The label on screen at each whole second, from the markers.
@@ -60,7 +67,9 @@ struct Timeline: ParsableCommand {
     var second = 0.0
     var index = 0
     while second < movie.duration {
-      while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second { index += 1 }
+      while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second {
+        index += 1
+      }
       labels.append(movie.markers[index].label)
       second += 1
     }
@@ -71,6 +80,8 @@ struct Timeline: ParsableCommand {
 /// `m:ss`, or `h:mm:ss` from an hour on.
 func clock(_ seconds: Double) -> String {
   let whole = Int(seconds.rounded(.down))
-  if whole >= 3600 { return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60) }
+  if whole >= 3600 {
+    return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+  }
   return String(format: "%d:%02d", whole / 60, whole % 60)
 }

@@ -27,7 +27,9 @@ struct Train: ParsableCommand {
   @Option(help: "Folder laid out the same way, scored once at the end.", completion: .directory)
   var test: String?
 
-  @Option(help: "Validation folder (instead of holding out part of the training data).", completion: .directory)
+  @Option(
+    help: "Validation folder (instead of holding out part of the training data).",
+    completion: .directory)
   var validation: String?
 
   @Option(help: "Share of each label held out for validation when --validation is not given.")
@@ -64,13 +66,24 @@ struct Train: ParsableCommand {
   var threads = Classifier.defaultThreads
 
   func validate() throws {
-    guard epochs >= 1, epochs <= 10_000 else { throw ValidationError("--epochs must be 1 to 10000") }
-    guard batchSize >= 1, batchSize <= 4096 else { throw ValidationError("--batch-size must be 1 to 4096") }
-    guard learningRate > 0, learningRate < 10, learningRate.isFinite else { throw ValidationError("--learning-rate must be positive and small") }
-    guard validationSplit >= 0, validationSplit < 1 else { throw ValidationError("--validation-split must be in [0, 1)") }
-    guard size >= 8, size <= 512, size % 8 == 0 else { throw ValidationError("--size must be a multiple of 8 from 8 to 512") }
+    guard epochs >= 1, epochs <= 10_000 else {
+      throw ValidationError("--epochs must be 1 to 10000")
+    }
+    guard batchSize >= 1, batchSize <= 4096 else {
+      throw ValidationError("--batch-size must be 1 to 4096")
+    }
+    guard learningRate > 0, learningRate < 10, learningRate.isFinite else {
+      throw ValidationError("--learning-rate must be positive and small")
+    }
+    guard validationSplit >= 0, validationSplit < 1 else {
+      throw ValidationError("--validation-split must be in [0, 1)")
+    }
+    guard size >= 8, size <= 512, size % 8 == 0 else {
+      throw ValidationError("--size must be a multiple of 8 from 8 to 512")
+    }
     guard Augmentation(parsing: augment) != nil else {
-      throw ValidationError("--augment takes a comma-separated list of flip, crop, exposure, noise, or none")
+      throw ValidationError(
+        "--augment takes a comma-separated list of flip, crop, exposure, noise, or none")
     }
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
     _ = try customEmoji()
@@ -92,7 +105,9 @@ struct Train: ParsableCommand {
 
   func run() throws {
     if !overwrite, FileManager.default.fileExists(atPath: output) {
-      throw CommandFailure("\(output): already exists; choose another --output or pass --overwrite", status: .cannotWrite)
+      throw CommandFailure(
+        "\(output): already exists; choose another --output or pass --overwrite",
+        status: .cannotWrite)
     }
     let inputSize = PixelSize(width: size, height: size)
     let all = try loadFolder(trainingData, size: inputSize, labels: nil, minimumLabels: 2)
@@ -104,7 +119,9 @@ struct Train: ParsableCommand {
       (training, held) = Trainer.split(all, validationFraction: validationSplit, seed: seed)
       if held?.count == 0 { held = nil }
     }
-    Console.print("Training on \(training.count) images (\(all.labelNames.joined(separator: ", "))), validating on \(held?.count ?? 0)")
+    Console.print(
+      "Training on \(training.count) images (\(all.labelNames.joined(separator: ", "))), validating on \(held?.count ?? 0)"
+    )
 
     var options = TrainingOptions()
     options.epochs = epochs
@@ -126,19 +143,29 @@ struct Train: ParsableCommand {
           progress.finish()
           currentEpoch = report.epoch + 1
           var validationText = report.validationAccuracy.map { "  validation \(percent($0))" } ?? ""
-          if let loss = report.validationLoss { validationText += String(format: " (loss %.4f)", loss) }
+          if let loss = report.validationLoss {
+            validationText += String(format: " (loss %.4f)", loss)
+          }
           Console.print(
-            String(format: "epoch %3d/%d  loss %.4f  training %@", report.epoch, options.epochs, report.loss, percent(report.trainingAccuracy))
-              + validationText + String(format: "  (%.1f s)", report.seconds) + (report.isBest ? "  *" : ""))
+            String(
+              format: "epoch %3d/%d  loss %.4f  training %@", report.epoch, options.epochs,
+              report.loss, percent(report.trainingAccuracy))
+              + validationText + String(format: "  (%.1f s)", report.seconds)
+              + (report.isBest ? "  *" : ""))
         })
     } catch {
       throw CommandFailure("training failed: \(error)", status: .failure)
     }
-    Console.print("Kept epoch \(result.bestEpoch)" + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
+    Console.print(
+      "Kept epoch \(result.bestEpoch)"
+        + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
 
     if let test {
-      let testImages = try loadFolder(test, size: inputSize, labels: result.classifier.labelNames, minimumLabels: 1)
-      let matrix = try Evaluation.confusionMatrix(of: result.classifier, on: testImages, threads: threads).matrix
+      let testImages = try loadFolder(
+        test, size: inputSize, labels: result.classifier.labelNames, minimumLabels: 1)
+      let matrix = try Evaluation.confusionMatrix(
+        of: result.classifier, on: testImages, threads: threads
+      ).matrix
       Console.print("Test accuracy \(percent(matrix.accuracy)) on \(testImages.count) images")
       matrix.rendered().forEach { Console.print($0) }
     }
@@ -152,12 +179,15 @@ struct Train: ParsableCommand {
 }
 
 /// Scans and decodes a labelled folder, warning about skipped files.
-func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int) throws -> ImageSet {
+func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int) throws
+  -> ImageSet
+{
   do {
     let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
     let progress = ProgressBar(label: "reading \(path)", total: folder.items.count)
     let (images, skipped) = try ImageSet.load(
-      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads, decode: ImageFiles.decoder,
+      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads,
+      decode: ImageFiles.decoder,
       progress: { progress.update($0) })
     progress.finish()
     if let first = skipped.first {

@@ -49,10 +49,12 @@ struct AnalysisPlanTests {
     let plan = try AnalysisPlan(
       classifier: Repository.shippedClassifier, modelPath: Repository.modelPath, output: output,
       options: options)
-    let stored = try plan.analyze(path: Repository.sampleVideo("night-walk"), id: "night") { _, _ in }
+    let stored = try plan.analyze(path: Repository.sampleVideo("night-walk"), id: "night") { _, _ in
+    }
     let data = folder.appendingPathComponent("site/data")
     for name in ["night.jpg", "night.vtt", "night.srt", "MovieData.json"] {
-      #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
+      #expect(
+        FileManager.default.fileExists(atPath: data.appendingPathComponent(name).path), "\(name)")
     }
     #expect(stored.movie.poster == "night.jpg")
     #expect(stored.movie.title == "Night")

@@ -20,7 +20,8 @@ enum AnalyzeFixtures {
   /// A copy of the small clip under `name` in `folder`.
   static func clip(named name: String, in folder: URL) throws -> URL {
     let url = folder.appendingPathComponent(name)
-    try FileManager.default.copyItem(at: try self.folder.get().appendingPathComponent("clip.mp4"), to: url)
+    try FileManager.default.copyItem(
+      at: try self.folder.get().appendingPathComponent("clip.mp4"), to: url)
     return url
   }
 }
@@ -36,18 +37,26 @@ func movieIDs(in url: URL) -> [String]? {
 
 @Suite("leamoji analyze and timeline")
 struct AnalyzeCommandTests {
-  @Test("analyze writes a sorted entry, poster and subtitles; --json prints the stored entry; timeline reads it")
+  @Test(
+    "analyze writes a sorted entry, poster and subtitles; --json prints the stored entry; timeline reads it"
+  )
   func analyzeOne() throws {
     let work = try CLI.temporaryFolder("analyze")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try AnalyzeFixtures.clip(named: "My Film (2024).mp4", in: work)
     let data = work.appendingPathComponent("out/MovieData.json")
-    try FileManager.default.createDirectory(at: data.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let result = try CLI.leamoji(["analyze", video.path, "--output", data.path, "--json", "--vtt", "--srt", "--seek-ahead", "2"])
+    try FileManager.default.createDirectory(
+      at: data.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let result = try CLI.leamoji([
+      "analyze", video.path, "--output", data.path, "--json", "--vtt", "--srt", "--seek-ahead", "2",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
-    let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    let stored = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first)
-    #expect(NSDictionary(dictionary: printed).isEqual(to: stored), "--json prints the entry as stored")
+    let printed = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let stored = try #require(
+      (try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first)
+    #expect(
+      NSDictionary(dictionary: printed).isEqual(to: stored), "--json prints the entry as stored")
     #expect(stored["id"] as? String == "my-film-2024")
     #expect(stored["seekAhead"] as? Double == 2)
     #expect(stored["poster"] as? String == "my-film-2024.jpg")
@@ -55,7 +64,9 @@ struct AnalyzeCommandTests {
     let markers = try #require(stored["markers"] as? [[String: Any]])
     #expect(markers.first?["second"] as? Double == 0 && markers.first?["cueAt"] as? Double == 0)
     for name in ["my-film-2024.jpg", "my-film-2024.vtt", "my-film-2024.srt"] {
-      #expect(FileManager.default.fileExists(atPath: data.deletingLastPathComponent().appendingPathComponent(name).path), "\(name)")
+      #expect(
+        FileManager.default.fileExists(
+          atPath: data.deletingLastPathComponent().appendingPathComponent(name).path), "\(name)")
     }
     let text = try String(contentsOf: data, encoding: .utf8)
     #expect(text.hasSuffix("}\n]\n") && text.contains("\"cueAt\" : 0"))
@@ -64,7 +75,9 @@ struct AnalyzeCommandTests {
     #expect(timeline.status == 0, "\(timeline.stderr)")
     #expect(timeline.stdout.contains("my-film-2024") && timeline.stdout.contains("cue at 0:00"))
     let missing = try CLI.leamoji(["timeline", "other.mp4", "--data", data.path])
-    #expect(missing.status == 66 && missing.stderrLines.count == 1 && missing.stderr.contains("leamoji analyze other.mp4"))
+    #expect(
+      missing.status == 66 && missing.stderrLines.count == 1
+        && missing.stderr.contains("leamoji analyze other.mp4"))
   }
 
   @Test("a batch reports a bad file, finishes the others, and exits non-zero")
@@ -76,14 +89,20 @@ struct AnalyzeCommandTests {
     let bad = work.appendingPathComponent("bad.mp4")
     try Data("not a video".utf8).write(to: bad)
     let data = work.appendingPathComponent("MovieData.json")
-    let result = try CLI.leamoji(["analyze", a.path, bad.path, b.path, "--output", data.path, "--jobs", "2", "--no-poster"])
+    let result = try CLI.leamoji([
+      "analyze", a.path, bad.path, b.path, "--output", data.path, "--jobs", "2", "--no-poster",
+    ])
     #expect(result.status == 65)
     #expect(result.stderrLines.count == 1 && result.stderr.contains("bad.mp4"), "\(result.stderr)")
     #expect(movieIDs(in: data) == ["a", "b"])
-    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("a.jpg").path), "--no-poster")
+    #expect(
+      !FileManager.default.fileExists(atPath: work.appendingPathComponent("a.jpg").path),
+      "--no-poster")
   }
 
-  @Test("re-analysis replaces only its entry and keeps a user-edited title; a malformed file is left untouched")
+  @Test(
+    "re-analysis replaces only its entry and keeps a user-edited title; a malformed file is left untouched"
+  )
   func mergeAndMalformed() throws {
     let work = try CLI.temporaryFolder("merge")
     defer { try? FileManager.default.removeItem(at: work) }
@@ -97,16 +116,22 @@ struct AnalyzeCommandTests {
     let again = try CLI.leamoji(["analyze", a.path, "--output", data.path])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stderr.contains("replaced"))
-    let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])
     #expect(entries.map { $0["id"] as? String } == ["a", "b"])
     #expect(entries.first?["title"] as? String == "Our Holiday")
-    #expect(try CLI.leamoji(["analyze", a.path, "--output", data.path, "--title", "New"]).status == 0)
-    #expect((try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first?["title"] as? String == "New")
+    #expect(
+      try CLI.leamoji(["analyze", a.path, "--output", data.path, "--title", "New"]).status == 0)
+    #expect(
+      (try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [[String: Any]])?.first?[
+        "title"] as? String == "New")
 
     let broken = Data("[{\"id\": \"x\",".utf8)
     try broken.write(to: data)
     let refused = try CLI.leamoji(["analyze", a.path, "--output", data.path])
-    #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains(data.path), "\(refused.stderr)")
+    #expect(
+      refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains(data.path),
+      "\(refused.stderr)")
     #expect(try Data(contentsOf: data) == broken)
   }
 
@@ -124,34 +149,47 @@ struct AnalyzeCommandTests {
       #expect(process.terminationStatus == 0)
     }
     #expect(movieIDs(in: data) == (1...8).map { "v\($0)" })
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: work.path).filter {
+      $0.hasSuffix(".tmp")
+    }
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
 }
 
 @Suite("analyze on the sample videos with the shipped model")
 struct AnalyzeSampleVideosTests {
-  @Test("≥ 90 % of seconds as the ground truth says; every true scene change has a marker within ±1 s",
+  @Test(
+    "≥ 90 % of seconds as the ground truth says; every true scene change has a marker within ±1 s",
     arguments: ["meadow-storm", "night-walk", "party-cellar"])
   func endToEnd(name: String) throws {
     let repository = ShippedAssetsTests.repository
     let video = repository.appendingPathComponent("SampleVideos/\(name).mp4")
-    let truthData = try Data(contentsOf: repository.appendingPathComponent("SampleVideos/\(name).truth.json"))
-    let truth = try #require((try JSONSerialization.jsonObject(with: truthData) as? [String: Any])?["labels"] as? [String])
+    let truthData = try Data(
+      contentsOf: repository.appendingPathComponent("SampleVideos/\(name).truth.json"))
+    let truth = try #require(
+      (try JSONSerialization.jsonObject(with: truthData) as? [String: Any])?["labels"] as? [String])
     let work = try CLI.temporaryFolder("samples")
     defer { try? FileManager.default.removeItem(at: work) }
-    let result = try CLI.leamoji(["analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path, "--frames", "--json", "--no-poster"])
+    let result = try CLI.leamoji([
+      "analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path,
+      "--frames", "--json", "--no-poster",
+    ])
     try #require(result.status == 0, "\(result.stderr)")
-    let entry = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let entry = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     let frames = try #require(entry["frames"] as? [[String: Any]])
     let labels = frames.compactMap { $0["label"] as? String }
     #expect(labels.count == truth.count)
     let right = zip(labels, truth).filter { $0 == $1 }.count
     #expect(Double(right) >= 0.9 * Double(truth.count), "\(name): \(right)/\(truth.count)")
-    let markerSeconds = try #require(entry["markers"] as? [[String: Any]]).compactMap { $0["second"] as? Double }
+    let markerSeconds = try #require(entry["markers"] as? [[String: Any]]).compactMap {
+      $0["second"] as? Double
+    }
     let changes = truth.indices.dropFirst().filter { truth[$0] != truth[$0 - 1] }
     for change in changes {
-      #expect(markerSeconds.contains { abs($0 - Double(change)) <= 1 }, "\(name): no marker near the change at \(change) s; markers \(markerSeconds)")
+      #expect(
+        markerSeconds.contains { abs($0 - Double(change)) <= 1 },
+        "\(name): no marker near the change at \(change) s; markers \(markerSeconds)")
     }
   }
 }
@@ -172,7 +210,8 @@ struct AnalyzeGoldenTests {
     let videos = ["meadow-storm", "night-walk", "party-cellar"].map {
       repository.appendingPathComponent("SampleVideos/\($0).mp4").path
     }
-    let result = try CLI.leamoji(["analyze"] + videos + ["--output", output.path, "--frames", "--no-poster"])
+    let result = try CLI.leamoji(
+      ["analyze"] + videos + ["--output", output.path, "--frames", "--no-poster"])
     try #require(result.status == 0, "\(result.stderr)")
     let written = try String(contentsOf: output, encoding: .utf8)
     let expected = try String(contentsOf: golden, encoding: .utf8)

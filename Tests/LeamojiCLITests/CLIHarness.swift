@@ -6,7 +6,9 @@ enum CLI {
   /// The folder holding the built products (the test runner sits next to the binary).
   static let productsFolder: URL = {
     var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("leamoji").path) {
+    while url.path != "/"
+      && !FileManager.default.fileExists(atPath: url.appendingPathComponent("leamoji").path)
+    {
       url.deleteLastPathComponent()
     }
     return url
@@ -25,11 +27,15 @@ enum CLI {
     /// Wall-clock seconds from start to exit.
     var seconds = 0.0
     /// The lines of stderr, empty ones included (a message must not spill onto a blank line).
-    var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var stderrLines: [String] {
+      stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
   }
 
   /// Runs `leamoji` with `arguments` in `directory`; killed with SIGKILL after `timeout` seconds.
-  static func leamoji(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil) throws -> Result {
+  static func leamoji(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil)
+    throws -> Result
+  {
     try run(binary, arguments, in: directory, timeout: timeout)
   }
 
@@ -67,13 +73,17 @@ enum CLI {
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard code == 0 else { throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(code)))") }
+    guard code == 0 else {
+      throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(code)))")
+    }
     return pid
   }
 
   /// Runs any program (looked up on PATH when not absolute); with a `timeout`, a watchdog kills
   /// it with SIGKILL when that many seconds pass, so an input that makes it hang fails the test.
-  static func run(_ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double? = nil) throws -> Result {
+  static func run(
+    _ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double? = nil
+  ) throws -> Result {
     let process = Process()
     if program.hasPrefix("/") {
       process.executableURL = URL(fileURLWithPath: program)
@@ -97,7 +107,9 @@ enum CLI {
         kill(process.processIdentifier, SIGKILL)
       }
     }
-    if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
+    if let timeout {
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    }
     // Read both pipes while the process runs so neither can fill up and block it.
     nonisolated(unsafe) var errData = Data()
     let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
@@ -126,8 +138,11 @@ enum CLI {
   static func makeVideo(at url: URL, seconds: Int, size: String = "160x90", rate: Int = 25) throws {
     let result = try run(
       "ffmpeg",
-      ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t", "\(seconds)",
-       "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t",
+        "\(seconds)",
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+      ])
     if result.status != 0 {
       throw HarnessError("ffmpeg could not make \(url.lastPathComponent): \(result.stderr)")
     }
@@ -136,7 +151,9 @@ enum CLI {
   /// Width and height of a PNG, read from its header.
   static func pngSize(_ url: URL) throws -> (Int, Int) {
     let data = try Data(contentsOf: url)
-    guard data.count > 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw HarnessError("not a PNG: \(url.path)") }
+    guard data.count > 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+      throw HarnessError("not a PNG: \(url.path)")
+    }
     func be32(_ offset: Int) -> Int { data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
     return (be32(16), be32(20))
   }

@@ -29,10 +29,13 @@ struct FramesCommandTests {
     try CLI.makeVideo(at: video, seconds: 5)
 
     let every2 = folder.appendingPathComponent("every2")
-    var result = try CLI.leamoji(["frames", video.path, "--out", every2.path, "--interval", "2", "--size", "64x48"])
+    var result = try CLI.leamoji([
+      "frames", video.path, "--out", every2.path, "--interval", "2", "--size", "64x48",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: every2.path).sorted()
-      == ["000000.png", "000002.png", "000004.png"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: every2.path).sorted()
+        == ["000000.png", "000002.png", "000004.png"])
     let (width, height) = try CLI.pngSize(every2.appendingPathComponent("000004.png"))
     #expect(width == 64 && height == 48)
 
@@ -75,7 +78,8 @@ struct FramesCommandTests {
     let empty = folder.appendingPathComponent("empty.mp4")
     try Data().write(to: empty)
     let audio = folder.appendingPathComponent("tone.m4a")
-    let made = try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", audio.path])
+    let made = try CLI.run(
+      "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", audio.path])
     try #require(made.status == 0, "\(made.stderr)")
     let cases: [(path: String, status: Int32, words: String)] = [
       (folder.appendingPathComponent("missing.mp4").path, 66, "no such file"),
@@ -90,7 +94,8 @@ struct FramesCommandTests {
       #expect(result.status == item.status, "\(item.path): \(result.stderr)")
       #expect(!result.signalled)
       #expect(result.stderrLines.count == 1, "\(result.stderr)")
-      #expect(result.stderr.contains(item.path) && result.stderr.contains(item.words), "\(result.stderr)")
+      #expect(
+        result.stderr.contains(item.path) && result.stderr.contains(item.words), "\(result.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out.path), "no output folder for a bad input")
     }
   }

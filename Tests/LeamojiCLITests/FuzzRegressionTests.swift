@@ -18,7 +18,8 @@ import Testing
   static let image = folder.appendingPathComponent("classify-image.png").path
 
   /// The kept inputs: every fixture but the shared image.
-  static let inputs: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+  static let inputs: [String] =
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     .filter { $0 != "classify-image.png" && !$0.hasPrefix(".") }
     .sorted()
 
@@ -27,17 +28,22 @@ import Testing
     let input = Self.folder.appendingPathComponent(name).path
     let output = try CLI.temporaryFolder("fuzz-regression")
     defer { try? FileManager.default.removeItem(at: output) }
-    let arguments = try #require(Self.arguments(for: name, input: input, output: output.path), "no command for \(name)")
+    let arguments = try #require(
+      Self.arguments(for: name, input: input, output: output.path), "no command for \(name)")
     // Under an address-space limit, so an input that makes leamoji allocate gigabytes fails
     // here (as a crash) instead of taking the machine's memory.
     let result = try CLI.run("prlimit", ["--as=\(Self.memoryLimit)", CLI.binary] + arguments)
     #expect(!result.signalled, "\(name): ended by signal \(result.status)\n\(result.stderr)")
     guard !result.signalled, result.status != 0 else { return }
-    #expect([64, 65, 66, 73].contains(result.status), "\(name): status \(result.status)\n\(result.stderr)")
+    #expect(
+      [64, 65, 66, 73].contains(result.status), "\(name): status \(result.status)\n\(result.stderr)"
+    )
     let errors = result.stderrLines.filter { !$0.hasPrefix("leamoji: warning: ") }
     #expect(errors.count == 1, "\(name): \(errors.count) error lines\n\(result.stderr)")
     if let line = errors.first {
-      #expect(line.hasPrefix("leamoji: ") && line.contains(input), "\(name): the error line does not name the file: \(line)")
+      #expect(
+        line.hasPrefix("leamoji: ") && line.contains(input),
+        "\(name): the error line does not name the file: \(line)")
     }
   }
 

@@ -17,11 +17,15 @@ func snapshot(of folder: URL) -> [String: Data] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
     var info = stat()
-    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR else {
+    guard lstat(path, &info) == 0,
+      info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR
+    else {
       files[relative] = Data("special".utf8)
       continue
     }
-    files[relative] = isDirectory.boolValue ? Data("folder".utf8) : (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+    files[relative] =
+      isDirectory.boolValue
+      ? Data("folder".utf8) : (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
   }
   return files
 }
@@ -52,7 +56,10 @@ enum HandmadePNG {
       a = (a + UInt32(byte)) % 65_521
       b = (b + a) % 65_521
     }
-    return [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+    return [
+      0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
+      UInt8(~length >> 8),
+    ]
       + data + bigEndian(b << 16 | a)
   }
 
@@ -84,7 +91,9 @@ struct ModelSurgery {
     let bytes = [UInt8](file)
     let length = bytes[0..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
     let json = try JSONSerialization.jsonObject(with: Data(bytes[8..<8 + length]))
-    guard let object = json as? [String: Any] else { throw HarnessError("model header is not an object") }
+    guard let object = json as? [String: Any] else {
+      throw HarnessError("model header is not an object")
+    }
     header = object
     data = Array(bytes[(8 + length)...])
   }
@@ -98,7 +107,11 @@ struct ModelSurgery {
 
   /// The file: 8-byte little-endian header length, header, data.
   func file(headerText: String? = nil) throws -> Data {
-    let text = try headerText ?? String(decoding: JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]), as: UTF8.self)
+    let text =
+      try headerText
+      ?? String(
+        decoding: JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]),
+        as: UTF8.self)
     var length = UInt64(text.utf8.count)
     var bytes = withUnsafeBytes(of: &length) { Array($0) }
     bytes += Array(text.utf8) + data

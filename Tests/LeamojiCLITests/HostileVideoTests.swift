@@ -22,7 +22,9 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { name }
 
-  static func bytes(_ name: String, _ outcome: Outcome, _ content: @escaping @Sendable (_ base: Data) throws -> Data) -> HostileVideo {
+  static func bytes(
+    _ name: String, _ outcome: Outcome, _ content: @escaping @Sendable (_ base: Data) throws -> Data
+  ) -> HostileVideo {
     HostileVideo(name: name, outcome: outcome) { folder, base in
       let url = folder.appendingPathComponent(name)
       try content(try Data(contentsOf: base)).write(to: url)
@@ -32,22 +34,30 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
 
   /// The base clip (4 s, moov at the end as ffmpeg writes it) cut to `percent` of its bytes.
   static func truncated(_ percent: Int, faststart: Bool, _ outcome: Outcome) -> HostileVideo {
-    HostileVideo(name: "truncated-\(percent)\(faststart ? "-faststart" : "").mp4", outcome: outcome) { folder, base in
+    HostileVideo(name: "truncated-\(percent)\(faststart ? "-faststart" : "").mp4", outcome: outcome)
+    { folder, base in
       let source = faststart ? HostileVideoFixtures.faststartClip : base
       let data = try Data(contentsOf: source)
-      let url = folder.appendingPathComponent("truncated-\(percent)\(faststart ? "-faststart" : "").mp4")
+      let url = folder.appendingPathComponent(
+        "truncated-\(percent)\(faststart ? "-faststart" : "").mp4")
       try data.prefix(data.count * percent / 100).write(to: url)
       return url.path
     }
   }
 
   /// The base MP4 with the 32-bit big-endian field `offset` bytes after the first `box` patched.
-  static func patchedBox(_ name: String, box: String, fields: [(Int, UInt32)], _ outcome: Outcome) -> HostileVideo {
+  static func patchedBox(_ name: String, box: String, fields: [(Int, UInt32)], _ outcome: Outcome)
+    -> HostileVideo
+  {
     bytes(name, outcome) { base in
       var data = [UInt8](base)
-      guard let at = data.firstRange(of: Array(box.utf8))?.lowerBound else { throw HarnessError("no \(box) box") }
+      guard let at = data.firstRange(of: Array(box.utf8))?.lowerBound else {
+        throw HarnessError("no \(box) box")
+      }
       for (offset, value) in fields {
-        for k in 0..<4 { data[at + 4 + offset + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k)) }
+        for k in 0..<4 {
+          data[at + 4 + offset + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * k))
+        }
       }
       return Data(data)
     }
@@ -55,10 +65,19 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
 
   static let all: [HostileVideo] = [
     bytes("empty.mp4", .refused(65)) { _ in Data() },
-    bytes("text.mp4", .refused(65)) { _ in Data("This is a shopping list, not a film.\nMilk\nEggs\n".utf8) },
-    bytes("random-bytes.mp4", .refused(65)) { _ in Data(pseudoRandomBytes(count: 200_000, seed: 6)) },
-    bytes("png-named.mp4", .usable) { _ in HandmadePNG.file(width: 2, height: 2, idat: HandmadePNG.storedZlib([0, 255, 0, 0, 0, 255, 0] + [0, 0, 0, 255, 9, 9, 9])) },
-    bytes("elf-binary.mp4", .refused(65)) { _ in try Data(contentsOf: URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath()) },
+    bytes("text.mp4", .refused(65)) { _ in
+      Data("This is a shopping list, not a film.\nMilk\nEggs\n".utf8)
+    },
+    bytes("random-bytes.mp4", .refused(65)) { _ in Data(pseudoRandomBytes(count: 200_000, seed: 6))
+    },
+    bytes("png-named.mp4", .usable) { _ in
+      HandmadePNG.file(
+        width: 2, height: 2,
+        idat: HandmadePNG.storedZlib([0, 255, 0, 0, 0, 255, 0] + [0, 0, 0, 255, 9, 9, 9]))
+    },
+    bytes("elf-binary.mp4", .refused(65)) { _ in
+      try Data(contentsOf: URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath())
+    },
     truncated(10, faststart: false, .refused(65)),
     truncated(50, faststart: false, .refused(65)),
     truncated(90, faststart: false, .refused(65)),
@@ -68,21 +87,30 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
     truncated(90, faststart: true, .usable),
     bytes("moov-missing.mp4", .refused(65)) { base in
       let bytes = [UInt8](base)
-      guard let moov = bytes.firstRange(of: Array("moov".utf8))?.lowerBound else { throw HarnessError("no moov") }
+      guard let moov = bytes.firstRange(of: Array("moov".utf8))?.lowerBound else {
+        throw HarnessError("no moov")
+      }
       return Data(bytes[..<(moov - 4)])
     },
     HostileVideo(name: "audio-only.mp4", outcome: .refused(65)) { folder, _ in
-      try HostileVideoFixtures.copy(HostileVideoFixtures.audioOnly, to: folder, as: "audio-only.mp4")
+      try HostileVideoFixtures.copy(
+        HostileVideoFixtures.audioOnly, to: folder, as: "audio-only.mp4")
     },
     HostileVideo(name: "zero-video-frames.mkv", outcome: .refused(65)) { folder, _ in
-      try HostileVideoFixtures.copy(HostileVideoFixtures.zeroFrames, to: folder, as: "zero-video-frames.mkv")
+      try HostileVideoFixtures.copy(
+        HostileVideoFixtures.zeroFrames, to: folder, as: "zero-video-frames.mkv")
     },
     HostileVideo(name: "no-streams.mp4", outcome: .refused(65)) { folder, _ in
-      try HostileVideoFixtures.copy(HostileVideoFixtures.noStreams, to: folder, as: "no-streams.mp4")
+      try HostileVideoFixtures.copy(
+        HostileVideoFixtures.noStreams, to: folder, as: "no-streams.mp4")
     },
     // Absurd dimensions: declared in a PNG header (the decoder would allocate 3.6 GB) …
-    bytes("absurd-size-png.mp4", .refused(65)) { _ in HandmadePNG.file(width: 30_000, height: 30_000, idat: HandmadePNG.storedZlib([0, 1, 2, 3])) },
-    bytes("absurd-size.y4m", .refused(65)) { _ in Data("YUV4MPEG2 W100000 H100000 F25:1 C420jpeg\nFRAME\nabcdefgh".utf8) },
+    bytes("absurd-size-png.mp4", .refused(65)) { _ in
+      HandmadePNG.file(width: 30_000, height: 30_000, idat: HandmadePNG.storedZlib([0, 1, 2, 3]))
+    },
+    bytes("absurd-size.y4m", .refused(65)) { _ in
+      Data("YUV4MPEG2 W100000 H100000 F25:1 C420jpeg\nFRAME\nabcdefgh".utf8)
+    },
     // … and in the MP4 sample description, while the stream itself is 96x54: the stream wins.
     patchedBox("absurd-size-in-stsd.mp4", box: "avc1", fields: [(24, 0xFFFF_FFFF)], .usable),
     // A header claiming 24.8 days for two frames: analysed as the two frames it has.
@@ -90,7 +118,9 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
       let url = folder.appendingPathComponent("huge-duration.mp4")
       var data = [UInt8](try Data(contentsOf: HostileVideoFixtures.twoFrames))
       for (box, offset) in [("mvhd", 16), ("tkhd", 20), ("mdhd", 16)] {
-        guard let at = data.firstRange(of: Array(box.utf8))?.lowerBound else { throw HarnessError("no \(box)") }
+        guard let at = data.firstRange(of: Array(box.utf8))?.lowerBound else {
+          throw HarnessError("no \(box)")
+        }
         for k in 0..<4 { data[at + 4 + offset + k] = [0x7F, 0xFF, 0xFF, 0xFF][k] }
       }
       try Data(data).write(to: url)
@@ -101,7 +131,9 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
       return url.path
     },
-    HostileVideo(name: "missing.mp4", outcome: .refused(66)) { folder, _ in folder.appendingPathComponent("missing.mp4").path },
+    HostileVideo(name: "missing.mp4", outcome: .refused(66)) { folder, _ in
+      folder.appendingPathComponent("missing.mp4").path
+    },
     HostileVideo(name: "fifo.mp4", outcome: .refused(66)) { folder, _ in
       let path = folder.appendingPathComponent("fifo.mp4").path
       guard mkfifo(path, 0o644) == 0 else { throw HarnessError("mkfifo failed") }
@@ -128,19 +160,37 @@ enum HostileVideoFixtures {
         if result.status != 0 { throw HarnessError("ffmpeg: \(result.stderr)") }
       }
       try CLI.makeVideo(at: root.appendingPathComponent("base.mp4"), seconds: 4, size: "96x54")
-      try ffmpeg(["-i", root.appendingPathComponent("base.mp4").path, "-c", "copy", "-movflags", "+faststart", root.appendingPathComponent("faststart.mp4").path])
-      try ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", root.appendingPathComponent("audio.m4a").path])
-      try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-frames:v", "2", "-pix_fmt", "yuv420p", root.appendingPathComponent("two.mp4").path])
-      try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x64", "-f", "lavfi", "-i", "sine", "-map", "0:v", "-map", "1:a", "-frames:v", "0", "-t", "2", root.appendingPathComponent("zero.mkv").path])
-      try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "0", root.appendingPathComponent("empty.mp4").path])
+      try ffmpeg([
+        "-i", root.appendingPathComponent("base.mp4").path, "-c", "copy", "-movflags", "+faststart",
+        root.appendingPathComponent("faststart.mp4").path,
+      ])
+      try ffmpeg([
+        "-f", "lavfi", "-i", "sine=duration=2", root.appendingPathComponent("audio.m4a").path,
+      ])
+      try ffmpeg([
+        "-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-frames:v", "2", "-pix_fmt", "yuv420p",
+        root.appendingPathComponent("two.mp4").path,
+      ])
+      try ffmpeg([
+        "-f", "lavfi", "-i", "testsrc=size=64x64", "-f", "lavfi", "-i", "sine", "-map", "0:v",
+        "-map", "1:a", "-frames:v", "0", "-t", "2", root.appendingPathComponent("zero.mkv").path,
+      ])
+      try ffmpeg([
+        "-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "0",
+        root.appendingPathComponent("empty.mp4").path,
+      ])
       return .success(root)
     } catch {
       return .failure(HarnessError("\(error)"))
     }
   }()
 
-  static var base: URL { (try? folder.get())?.appendingPathComponent("base.mp4") ?? URL(fileURLWithPath: "/nonexistent") }
-  static var faststartClip: URL { (try? folder.get())?.appendingPathComponent("faststart.mp4") ?? base }
+  static var base: URL {
+    (try? folder.get())?.appendingPathComponent("base.mp4") ?? URL(fileURLWithPath: "/nonexistent")
+  }
+  static var faststartClip: URL {
+    (try? folder.get())?.appendingPathComponent("faststart.mp4") ?? base
+  }
   static var audioOnly: URL { (try? folder.get())?.appendingPathComponent("audio.m4a") ?? base }
   static var twoFrames: URL { (try? folder.get())?.appendingPathComponent("two.mp4") ?? base }
   static var zeroFrames: URL { (try? folder.get())?.appendingPathComponent("zero.mkv") ?? base }
@@ -163,11 +213,14 @@ func expectOutcome(_ run: CLI.Result, _ outcome: Outcome, file path: String, _ l
   case .usable:
     #expect(run.status == 0, "\(label): \(run.stderr)")
     // A usable but damaged file may warn, in one line that names it.
-    #expect(run.stderrLines.allSatisfy { $0.hasPrefix("leamoji: warning: ") && $0.contains(path) }, "\(label): \(run.stderr)")
+    #expect(
+      run.stderrLines.allSatisfy { $0.hasPrefix("leamoji: warning: ") && $0.contains(path) },
+      "\(label): \(run.stderr)")
   case .refused(let status):
     #expect(run.status == status, "\(label): exit \(run.status): \(run.stderr)")
     #expect(run.stderrLines.count == 1, "\(label): \(run.stderr)")
-    #expect(run.stderrLines.first?.hasPrefix("leamoji: \(path): ") == true, "\(label): \(run.stderr)")
+    #expect(
+      run.stderrLines.first?.hasPrefix("leamoji: \(path): ") == true, "\(label): \(run.stderr)")
   }
 }
 
@@ -178,9 +231,14 @@ struct HostileVideoTests {
     do {
       let work = try CLI.temporaryFolder("hostile-template")
       let earlier = work.appendingPathComponent("earlier.mp4")
-      try FileManager.default.copyItem(at: try HostileVideoFixtures.folder.get().appendingPathComponent("base.mp4"), to: earlier)
-      let first = try CLI.leamoji(["analyze", earlier.path, "--output", work.appendingPathComponent("out/MovieData.json").path])
-      guard first.status == 0 else { return .failure(HarnessError("setup analyze failed: \(first.stderr)")) }
+      try FileManager.default.copyItem(
+        at: try HostileVideoFixtures.folder.get().appendingPathComponent("base.mp4"), to: earlier)
+      let first = try CLI.leamoji([
+        "analyze", earlier.path, "--output", work.appendingPathComponent("out/MovieData.json").path,
+      ])
+      guard first.status == 0 else {
+        return .failure(HarnessError("setup analyze failed: \(first.stderr)"))
+      }
       return .success(work.appendingPathComponent("out"))
     } catch {
       return .failure(HarnessError("\(error)"))
@@ -190,7 +248,8 @@ struct HostileVideoTests {
   /// A new folder with a copy of the template output folder in `out/`.
   func workFolder() throws -> URL {
     let work = try CLI.temporaryFolder("hostile")
-    try FileManager.default.copyItem(at: try Self.template.get(), to: work.appendingPathComponent("out"))
+    try FileManager.default.copyItem(
+      at: try Self.template.get(), to: work.appendingPathComponent("out"))
     return work
   }
 
@@ -201,20 +260,26 @@ struct HostileVideoTests {
     let path = try video.make(work, HostileVideoFixtures.base)
     let out = work.appendingPathComponent("out")
     let before = snapshot(of: out)
-    let run = try CLI.leamoji(["analyze", path, "--output", out.appendingPathComponent("MovieData.json").path, "--vtt"], timeout: hostileTimeout)
+    let run = try CLI.leamoji(
+      ["analyze", path, "--output", out.appendingPathComponent("MovieData.json").path, "--vtt"],
+      timeout: hostileTimeout)
     expectOutcome(run, video.outcome, file: path, "analyze \(video.name)")
     let after = snapshot(of: out)
     switch video.outcome {
     case .refused:
-      #expect(after.filter { $0.key != ".MovieData.json.lock" } == before.filter { $0.key != ".MovieData.json.lock" },
+      #expect(
+        after.filter { $0.key != ".MovieData.json.lock" }
+          == before.filter { $0.key != ".MovieData.json.lock" },
         "a refused video changes nothing in the output folder")
     case .usable:
-      #expect(after["earlier.jpg"] == before["earlier.jpg"], "the other video's poster is untouched")
+      #expect(
+        after["earlier.jpg"] == before["earlier.jpg"], "the other video's poster is untouched")
       let ids = try #require(movieIDs(in: out.appendingPathComponent("MovieData.json")))
       #expect(ids.count == 2 && ids.contains("earlier"), "\(ids)")
       #expect(!after.keys.contains { $0.hasSuffix(".tmp") })
       if video.name == "truncated-50-faststart.mp4" {
-        #expect(run.stderr.contains("its pictures stop at 2 s of 4 s (cut short?)"), "\(run.stderr)")
+        #expect(
+          run.stderr.contains("its pictures stop at 2 s of 4 s (cut short?)"), "\(run.stderr)")
       }
     }
   }
@@ -241,9 +306,12 @@ struct HostileVideoTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try #require(HostileVideo.all.first { $0.name == "huge-duration.mp4" })
     let path = try video.make(work, HostileVideoFixtures.base)
-    let run = try CLI.leamoji(["analyze", path, "--output", work.appendingPathComponent("MovieData.json").path, "--json"], timeout: hostileTimeout)
+    let run = try CLI.leamoji(
+      ["analyze", path, "--output", work.appendingPathComponent("MovieData.json").path, "--json"],
+      timeout: hostileTimeout)
     #expect(run.status == 0, "\(run.stderr)")
-    let entry = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let entry = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     let duration = try #require(entry["duration"] as? Double)
     #expect(duration < 1, "duration \(duration) s")
   }
@@ -253,10 +321,19 @@ struct HostileVideoTests {
     let work = try CLI.temporaryFolder("hostile-large")
     defer { try? FileManager.default.removeItem(at: work) }
     let url = work.appendingPathComponent("wide.mp4")
-    let made = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v", "ffv1", "-f", "matroska", url.path])
+    let made = try CLI.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v",
+        "ffv1", "-f", "matroska", url.path,
+      ])
     try #require(made.status == 0, "\(made.stderr)")
-    let run = try CLI.leamoji(["analyze", url.path, "--output", work.appendingPathComponent("MovieData.json").path], timeout: hostileTimeout)
+    let run = try CLI.leamoji(
+      ["analyze", url.path, "--output", work.appendingPathComponent("MovieData.json").path],
+      timeout: hostileTimeout)
     expectOutcome(run, .refused(65), file: url.path, "wide video")
-    #expect(run.stderr.contains("16400x16") && run.stderr.contains("larger than leamoji reads"), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("16400x16") && run.stderr.contains("larger than leamoji reads"),
+      "\(run.stderr)")
   }
 }

@@ -8,8 +8,13 @@ enum SceneData {
     do {
       let root = try CLI.temporaryFolder("scenes")
       let made = try CLI.leamoji(
-        ["scenes", "dataset", "--out", root.path, "--train-per-class", "24", "--test-per-class", "8", "--size", "16"])
-      guard made.status == 0 else { return .failure(HarnessError("scenes dataset failed: \(made.stderr)")) }
+        [
+          "scenes", "dataset", "--out", root.path, "--train-per-class", "24", "--test-per-class",
+          "8", "--size", "16",
+        ])
+      guard made.status == 0 else {
+        return .failure(HarnessError("scenes dataset failed: \(made.stderr)"))
+      }
       return .success(root)
     } catch {
       return .failure(HarnessError("\(error)"))
@@ -23,8 +28,10 @@ enum SceneData {
 struct ModelCommandTests {
   func train(_ root: URL, threads: Int, output: URL) throws -> CLI.Result {
     try CLI.leamoji([
-      "train", root.appendingPathComponent("Training Data").path, "--test", root.appendingPathComponent("Testing Data").path,
-      "--epochs", "2", "--size", "16", "--batch-size", "16", "--threads", "\(threads)", "--output", output.path,
+      "train", root.appendingPathComponent("Training Data").path, "--test",
+      root.appendingPathComponent("Testing Data").path,
+      "--epochs", "2", "--size", "16", "--batch-size", "16", "--threads", "\(threads)", "--output",
+      output.path,
     ])
   }
 
@@ -46,16 +53,20 @@ struct ModelCommandTests {
     let again = try train(root, threads: 1, output: one)
     #expect(again.status == 73, "an existing model is not overwritten without --overwrite")
 
-    let evaluation = try CLI.leamoji(["evaluate", root.appendingPathComponent("Testing Data").path, "--model", one.path, "--json"])
+    let evaluation = try CLI.leamoji([
+      "evaluate", root.appendingPathComponent("Testing Data").path, "--model", one.path, "--json",
+    ])
     #expect(evaluation.status == 0, "\(evaluation.stderr)")
-    let report = try JSONSerialization.jsonObject(with: Data(evaluation.stdout.utf8)) as? [String: Any]
+    let report =
+      try JSONSerialization.jsonObject(with: Data(evaluation.stdout.utf8)) as? [String: Any]
     #expect(report?["count"] as? Int == 24)
     #expect((report?["labels"] as? [String]) == ["happy", "neutral", "scary"])
 
     let image = root.appendingPathComponent("Testing Data/Scary/scary-00000.png").path
     let classified = try CLI.leamoji(["classify", image, "--model", one.path, "--json"])
     #expect(classified.status == 0, "\(classified.stderr)")
-    let line = try JSONSerialization.jsonObject(with: Data(classified.stdout.utf8)) as? [String: Any]
+    let line =
+      try JSONSerialization.jsonObject(with: Data(classified.stdout.utf8)) as? [String: Any]
     #expect(line?["file"] as? String == image)
     let probabilities = try #require(line?["probabilities"] as? [String: Double])
     #expect(Set(probabilities.keys) == ["happy", "neutral", "scary"])
@@ -71,8 +82,12 @@ struct ModelCommandTests {
     let single = work.appendingPathComponent("only-one/Happy")
     try FileManager.default.createDirectory(at: single, withIntermediateDirectories: true)
     try Data("x".utf8).write(to: single.appendingPathComponent("a.png"))
-    let tooFew = try CLI.leamoji(["train", work.appendingPathComponent("only-one").path, "--output", work.appendingPathComponent("m").path])
-    #expect(tooFew.status == 65 && tooFew.stderrLines.count == 1 && tooFew.stderr.contains("only-one"))
+    let tooFew = try CLI.leamoji([
+      "train", work.appendingPathComponent("only-one").path, "--output",
+      work.appendingPathComponent("m").path,
+    ])
+    #expect(
+      tooFew.status == 65 && tooFew.stderrLines.count == 1 && tooFew.stderr.contains("only-one"))
 
     let truncated = work.appendingPathComponent("truncated.safetensors")
     try Data([1, 2, 3]).write(to: truncated)
@@ -82,7 +97,9 @@ struct ModelCommandTests {
     for model in [truncated, garbage, work.appendingPathComponent("missing.safetensors")] {
       let result = try CLI.leamoji(["classify", image, "--model", model.path])
       #expect(result.status == 65 || result.status == 66, "\(result.stderr)")
-      #expect(result.stderrLines.count == 1 && result.stderr.contains(model.lastPathComponent), "\(result.stderr)")
+      #expect(
+        result.stderrLines.count == 1 && result.stderr.contains(model.lastPathComponent),
+        "\(result.stderr)")
       #expect(!result.signalled)
     }
   }
@@ -90,17 +107,21 @@ struct ModelCommandTests {
 
 @Suite("The shipped model and sample videos")
 struct ShippedAssetsTests {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  @Test("the default model labels the sample videos' seconds like their ground truth", arguments: [
-    "meadow-storm", "night-walk", "party-cellar",
-  ])
+  @Test(
+    "the default model labels the sample videos' seconds like their ground truth",
+    arguments: [
+      "meadow-storm", "night-walk", "party-cellar",
+    ])
   func sampleVideoAgreesWithTruth(name: String) throws {
     let video = Self.repository.appendingPathComponent("SampleVideos/\(name).mp4")
     let truthFile = Self.repository.appendingPathComponent("SampleVideos/\(name).truth.json")
     let truth = try #require(
-      (try JSONSerialization.jsonObject(with: Data(contentsOf: truthFile)) as? [String: Any])?["labels"] as? [String])
+      (try JSONSerialization.jsonObject(with: Data(contentsOf: truthFile)) as? [String: Any])?[
+        "labels"] as? [String])
     let work = try CLI.temporaryFolder("sample")
     defer { try? FileManager.default.removeItem(at: work) }
     let frames = work.appendingPathComponent("frames")
@@ -108,10 +129,12 @@ struct ShippedAssetsTests {
     try #require(sampled.status == 0, "\(sampled.stderr)")
     let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
     #expect(files.count == truth.count, "one sample per second of ground truth")
-    let classified = try CLI.leamoji(["classify", "--json"] + files.map { frames.appendingPathComponent($0).path })
+    let classified = try CLI.leamoji(
+      ["classify", "--json"] + files.map { frames.appendingPathComponent($0).path })
     try #require(classified.status == 0, "\(classified.stderr)")
     let labels = classified.stdout.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["label"] as? String
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["label"]
+        as? String
     }
     let agreeing = zip(labels, truth).filter { $0 == $1 }.count
     #expect(labels.count == truth.count)
@@ -121,13 +144,18 @@ struct ShippedAssetsTests {
   @Test("sample videos are small, 640x360 or smaller, 20-40 s")
   func sampleVideoLimits() throws {
     let folder = Self.repository.appendingPathComponent("SampleVideos")
-    let videos = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mp4") }
+    let videos = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".mp4")
+    }
     #expect(videos.count >= 2 && videos.count <= 3)
     var total = 0
     for name in videos {
       total += try Data(contentsOf: folder.appendingPathComponent(name)).count
-      let truth = folder.appendingPathComponent(name.replacingOccurrences(of: ".mp4", with: ".truth.json"))
-      let labels = (try JSONSerialization.jsonObject(with: Data(contentsOf: truth)) as? [String: Any])?["labels"] as? [String]
+      let truth = folder.appendingPathComponent(
+        name.replacingOccurrences(of: ".mp4", with: ".truth.json"))
+      let labels =
+        (try JSONSerialization.jsonObject(with: Data(contentsOf: truth)) as? [String: Any])?[
+          "labels"] as? [String]
       #expect((20...40).contains(labels?.count ?? 0), "\(name)")
     }
     #expect(total <= 3 * 1024 * 1024)

@@ -14,17 +14,24 @@ struct Tmux {
   /// server daemonises) and returns its standard output.
   @discardableResult
   func run(_ arguments: [String]) throws -> CLI.Result {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tmux-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: output) }
-    let quoted = (["tmux", "-L", socket] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let quoted = (["tmux", "-L", socket] + arguments).map {
+      "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
     let status = system(quoted.joined(separator: " ") + " </dev/null >'\(output.path)' 2>&1")
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     return CLI.Result(status: status, stdout: text, stderr: "", signalled: false)
   }
 
   func start(in folder: URL) throws {
-    let result = try run(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", folder.path, "sh"])
-    guard result.status == 0 else { throw HarnessError("tmux could not start (apt-get install tmux): \(result.stdout)") }
+    let result = try run([
+      "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", folder.path, "sh",
+    ])
+    guard result.status == 0 else {
+      throw HarnessError("tmux could not start (apt-get install tmux): \(result.stdout)")
+    }
     try run(["set-option", "-t", session, "status", "off"])
   }
 
@@ -44,7 +51,8 @@ struct Tmux {
 
 /// The player's clock `m:ss / m:ss` on screen, in seconds.
 func playerClock(_ screen: String) -> Int? {
-  guard let range = screen.range(of: #"(\d+):(\d\d) / \d+:\d\d"#, options: .regularExpression) else { return nil }
+  guard let range = screen.range(of: #"(\d+):(\d\d) / \d+:\d\d"#, options: .regularExpression)
+  else { return nil }
   let parts = screen[range].split(separator: " ")[0].split(separator: ":").compactMap { Int($0) }
   return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
 }
@@ -53,16 +61,24 @@ func playerClock(_ screen: String) -> Int? {
 struct PlayCommandTests {
   @Test("not a terminal: a clear message pointing to timeline")
   func notATerminal() throws {
-    let result = try CLI.leamoji(["play", ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path])
+    let result = try CLI.leamoji([
+      "play",
+      ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path,
+    ])
     #expect(result.status == 64)
-    #expect(result.stderrLines.count == 1 && result.stderr.contains("leamoji timeline"), "\(result.stderr)")
+    #expect(
+      result.stderrLines.count == 1 && result.stderr.contains("leamoji timeline"),
+      "\(result.stderr)")
   }
 
-  @Test("plays in tmux: half blocks, emoji, running clock; space pauses; → seeks 5 s; q restores the shell")
+  @Test(
+    "plays in tmux: half blocks, emoji, running clock; space pauses; → seeks 5 s; q restores the shell"
+  )
   func playsInTmux() throws {
     let work = try CLI.temporaryFolder("play")
     defer { try? FileManager.default.removeItem(at: work) }
-    let video = ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path
+    let video = ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4")
+      .path
     let data = work.appendingPathComponent("MovieData.json").path
     let analysed = try CLI.leamoji(["analyze", video, "--output", data, "--no-poster"])
     try #require(analysed.status == 0, "\(analysed.stderr)")
@@ -97,7 +113,8 @@ struct PlayCommandTests {
     try tmux.type("Right")
     usleep(800_000)
     let jumped = try #require(playerClock(try tmux.screen()))
-    #expect(jumped >= paused + 4 && jumped <= paused + 6, "→ jumps about 5 s: \(paused) → \(jumped)")
+    #expect(
+      jumped >= paused + 4 && jumped <= paused + 6, "→ jumps about 5 s: \(paused) → \(jumped)")
 
     try tmux.type("q")
     var back = ""

@@ -33,12 +33,17 @@ struct ResourceLimitTests {
     let work = try CLI.temporaryFolder("4k")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = work.appendingPathComponent("uhd.mp4")
-    let made = try CLI.run("ffmpeg", [
-      "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v", "libx264",
-      "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
-    ])
+    let made = try CLI.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v",
+        "libx264",
+        "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+      ])
     try #require(made.status == 0, "\(made.stderr)")
-    let run = try SpawnedLeamoji(["analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path])
+    let run = try SpawnedLeamoji([
+      "analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path,
+    ])
     let (status, peak) = run.wait()
     #expect(status == 0, "exit status \(status)")
     // Measured here: about 150 MB in release, for 1080p about 110 MB; FFmpeg's decoder keeps a
@@ -54,7 +59,10 @@ struct ResourceLimitTests {
     var videos: [String] = []
     for i in 1...6 { videos.append(try AnalyzeFixtures.clip(named: "job\(i).mp4", in: work).path) }
     let run = try SpawnedLeamoji(
-      ["analyze"] + videos + ["--jobs", "2", "--no-poster", "--output", work.appendingPathComponent("MovieData.json").path])
+      ["analyze"] + videos + [
+        "--jobs", "2", "--no-poster", "--output",
+        work.appendingPathComponent("MovieData.json").path,
+      ])
     var most = 0
     var seen = Set<String>()
     // Which videos the process has open, read from /proc while it runs.
@@ -62,7 +70,8 @@ struct ResourceLimitTests {
       let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/fd")) ?? []
       var open = Set<String>()
       for fd in fds {
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(run.pid)/fd/\(fd)"),
+        if let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/\(run.pid)/fd/\(fd)"),
           target.hasPrefix(work.path), target.hasSuffix(".mp4")
         {
           open.insert(target)
@@ -81,7 +90,8 @@ struct ResourceLimitTests {
     #expect(movieIDs(in: work.appendingPathComponent("MovieData.json"))?.count == 6)
   }
 
-  @Test("Ctrl-C, SIGTERM or SIGHUP during the write leaves no temporary file and the old timeline intact",
+  @Test(
+    "Ctrl-C, SIGTERM or SIGHUP during the write leaves no temporary file and the old timeline intact",
     arguments: [SIGINT, SIGTERM, SIGHUP])
   func interruptedWrite(signal: Int32) throws {
     let work = try CLI.temporaryFolder("interrupt")
@@ -91,12 +101,16 @@ struct ResourceLimitTests {
     try StoreFiles.writeOldEntries(count: 15_000, to: data)
     let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
     // Ctrl-C lands in the poster's write (the first one); the others in the timeline's.
-    let run = try SpawnedLeamoji(["analyze", video.path, "--output", data.path, "--vtt"] + (signal == SIGINT ? [] : ["--no-poster"]))
+    let run = try SpawnedLeamoji(
+      ["analyze", video.path, "--output", data.path, "--vtt"]
+        + (signal == SIGINT ? [] : ["--no-poster"]))
     var hit = false
     let deadline = Date().addingTimeInterval(60)
     while run.isRunning && Date() < deadline {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []
-      if names.contains(where: { $0.hasSuffix(".tmp") && $0.hasPrefix(signal == SIGINT ? ".new.jpg." : ".MovieData.json.") }) {
+      if names.contains(where: {
+        $0.hasSuffix(".tmp") && $0.hasPrefix(signal == SIGINT ? ".new.jpg." : ".MovieData.json.")
+      }) {
         kill(run.pid, signal)
         hit = true
         break
@@ -107,7 +121,9 @@ struct ResourceLimitTests {
     try #require(hit, "a temporary file was seen while leamoji ran")
     // Ended by the signal itself (so a shell reports 128+N), not by a normal exit.
     #expect(status & 0x7F == signal, "wait status \(status)")
-    let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasSuffix(".tmp") }
+    let left = try FileManager.default.contentsOfDirectory(atPath: work.path).filter {
+      $0.hasSuffix(".tmp")
+    }
     #expect(left.isEmpty, "\(left)")
     // Either the old timeline, or (when the signal came just after the rename) the new one.
     let ids = try #require(movieIDs(in: data), "the timeline parses")

@@ -23,9 +23,11 @@ private enum Hostile {
       let url = root.appendingPathComponent("hostile.mp4")
       let made = try CLI.run(
         "ffmpeg",
-        ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x54:rate=25", "-t", "3",
-         "-metadata", "title=\(title)", "-metadata", "comment=\(description)",
-         "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        [
+          "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x54:rate=25", "-t", "3",
+          "-metadata", "title=\(title)", "-metadata", "comment=\(description)",
+          "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+        ])
       guard made.status == 0 else { return .failure(HarnessError("ffmpeg: \(made.stderr)")) }
       return .success(url)
     } catch {
@@ -52,7 +54,9 @@ private struct RawRun {
 }
 
 /// Runs `program` (default: the built leamoji) in `directory` with stdout and stderr in files.
-private func runRaw(_ arguments: [String], program: String = CLI.binary, in directory: URL) throws -> RawRun {
+private func runRaw(_ arguments: [String], program: String = CLI.binary, in directory: URL) throws
+  -> RawRun
+{
   let out = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
   let err = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
   FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -101,17 +105,27 @@ private func expectTerminalSafe(
     return
   }
   let bad = text.unicodeScalars.filter(isForbidden)
-  #expect(bad.isEmpty, "\(what): control characters \(bad.map { String($0.value, radix: 16) }) in \(text.debugDescription)",
-          sourceLocation: sourceLocation)
+  #expect(
+    bad.isEmpty,
+    "\(what): control characters \(bad.map { String($0.value, radix: 16) }) in \(text.debugDescription)",
+    sourceLocation: sourceLocation)
   for byte: UInt8 in [0x1B, 0x07, 0x0D, 0x7F] {
-    #expect(!bytes.contains(byte), "\(what): byte \(byte) in \(text.debugDescription)", sourceLocation: sourceLocation)
+    #expect(
+      !bytes.contains(byte), "\(what): byte \(byte) in \(text.debugDescription)",
+      sourceLocation: sourceLocation)
   }
   let c1 = zip(bytes, bytes.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }
-  #expect(!c1, "\(what): a UTF-8 encoded C1 control in \(text.debugDescription)", sourceLocation: sourceLocation)
+  #expect(
+    !c1, "\(what): a UTF-8 encoded C1 control in \(text.debugDescription)",
+    sourceLocation: sourceLocation)
   if let lines {
-    #expect(bytes.filter { $0 == 0x0A }.count == lines, "\(what): \(lines) line(s) expected: \(text.debugDescription)",
-            sourceLocation: sourceLocation)
-    if lines > 0 { #expect(bytes.last == 0x0A, "\(what): ends with a line feed", sourceLocation: sourceLocation) }
+    #expect(
+      bytes.filter { $0 == 0x0A }.count == lines,
+      "\(what): \(lines) line(s) expected: \(text.debugDescription)",
+      sourceLocation: sourceLocation)
+    if lines > 0 {
+      #expect(bytes.last == 0x0A, "\(what): ends with a line feed", sourceLocation: sourceLocation)
+    }
   }
 }
 
@@ -127,23 +141,31 @@ private func storedMovies(_ url: URL) throws -> [[String: Any]] {
 
 @Suite("terminal-safe output of text from files")
 struct TerminalSafetyTests {
-  @Test("analyze: the summary and the replaced-entry warning name a hostile file safely on one line each")
+  @Test(
+    "analyze: the summary and the replaced-entry warning name a hostile file safely on one line each"
+  )
   func analyzeSummary() throws {
     let work = try CLI.temporaryFolder("safe-summary")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
 
-    let first = try runRaw(["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
+    let first = try runRaw(
+      ["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
     #expect(first.status == 0, "\(first.stderrText)")
     expectTerminalSafe(first.stdout, lines: 2, "summary (line and mood strip)")
-    #expect(first.stdoutText.contains("  (\(Hostile.fileNameShown))\n"), "\(first.stdoutText.debugDescription)")
+    #expect(
+      first.stdoutText.contains("  (\(Hostile.fileNameShown))\n"),
+      "\(first.stdoutText.debugDescription)")
     #expect(first.stderr.isEmpty, "\(first.stderrText.debugDescription)")
 
-    let again = try runRaw(["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
+    let again = try runRaw(
+      ["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
     #expect(again.status == 0)
     expectTerminalSafe(again.stdout, lines: 2, "summary of the second run")
     expectTerminalSafe(again.stderr, lines: 1, "replaced-entry warning")
-    #expect(again.stderrText.hasPrefix("leamoji: warning: \(Hostile.fileNameShown): replaced"), "\(again.stderrText.debugDescription)")
+    #expect(
+      again.stderrText.hasPrefix("leamoji: warning: \(Hostile.fileNameShown): replaced"),
+      "\(again.stderrText.debugDescription)")
 
     // The file keeps the real strings (the encoder escapes what JSON needs).
     let movie = try #require(try storedMovies(work.appendingPathComponent("MovieData.json")).first)
@@ -157,13 +179,17 @@ struct TerminalSafetyTests {
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
 
-    let run = try runRaw(["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster", "--json"], in: work)
+    let run = try runRaw(
+      ["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster", "--json"], in: work
+    )
     #expect(run.status == 0, "\(run.stderrText)")
     expectTerminalSafe(run.stdout, lines: 1, "analyze --json")
     let entry = try jsonObject(run.stdout)
     #expect(entry["title"] as? String == Hostile.title, "\(run.stdoutText.debugDescription)")
     #expect(entry["description"] as? String == Hostile.description)
-    for escape in [#"\u001b]0;owned\u0007"#, #"\u009b31m"#, #"\u202eevil"#, #"\u007f\u0085\u2028end\u2066"#] {
+    for escape in [
+      #"\u001b]0;owned\u0007"#, #"\u009b31m"#, #"\u202eevil"#, #"\u007f\u0085\u2028end\u2066"#,
+    ] {
       #expect(run.stdoutText.contains(escape), "\(escape) in \(run.stdoutText)")
     }
   }
@@ -173,7 +199,8 @@ struct TerminalSafetyTests {
     let work = try CLI.temporaryFolder("safe-timeline")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
-    let analysed = try runRaw(["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
+    let analysed = try runRaw(
+      ["analyze", Hostile.fileName, "--output", "MovieData.json", "--no-poster"], in: work)
     try #require(analysed.status == 0, "\(analysed.stderrText)")
     let movie = try #require(try storedMovies(work.appendingPathComponent("MovieData.json")).first)
     let markers = try #require((movie["markers"] as? [Any])?.count)
@@ -183,7 +210,9 @@ struct TerminalSafetyTests {
       let run = try runRaw(["timeline", reference, "--data", "MovieData.json"], in: work)
       #expect(run.status == 0, "\(run.stderrText)")
       expectTerminalSafe(run.stdout, lines: markers + 2, "timeline \(reference.debugDescription)")
-      #expect(run.stdoutText.hasPrefix("\(Hostile.titleShown) (\(id)): 3 s"), "\(run.stdoutText.debugDescription)")
+      #expect(
+        run.stdoutText.hasPrefix("\(Hostile.titleShown) (\(id)): 3 s"),
+        "\(run.stdoutText.debugDescription)")
     }
     let json = try runRaw(["timeline", id, "--data", "MovieData.json", "--json"], in: work)
     expectTerminalSafe(json.stdout, lines: 1, "timeline --json")
@@ -200,7 +229,8 @@ struct TerminalSafetyTests {
 
     let run = try runRaw(["timeline", id, "--data", "MovieData.json"], in: work)
     #expect(run.status == 0, "\(run.stderrText)")
-    expectTerminalSafe(run.stdout, lines: 4, "timeline of the edited entry (title, 2 markers, strip)")
+    expectTerminalSafe(
+      run.stdout, lines: 4, "timeline of the edited entry (title, 2 markers, strip)")
     let lines = run.stdoutText.split(separator: "\n").map(String.init)
     #expect(lines.first == "\(Hostile.titleShown) (x?[2Jy): 3 s, cues 5 s ahead", "\(lines)")
     #expect(lines.count == 4 && lines[1].contains("?]0;badge? hap?[2Jpy (100%)"), "\(lines)")
@@ -212,7 +242,9 @@ struct TerminalSafetyTests {
     let entry = try jsonObject(json.stdout)
     #expect(entry["id"] as? String == id)
     #expect(entry["title"] as? String == Hostile.title)
-    #expect(((entry["markers"] as? [[String: Any]])?.first?["emoji"] as? String) == "\u{1B}]0;badge\u{07}")
+    #expect(
+      ((entry["markers"] as? [[String: Any]])?.first?["emoji"] as? String) == "\u{1B}]0;badge\u{07}"
+    )
   }
 
   struct ErrorCase: Sendable, CustomTestStringConvertible {
@@ -223,23 +255,43 @@ struct TerminalSafetyTests {
   }
 
   static let errorCases: [ErrorCase] = [
-    ErrorCase(name: "analyze, missing video", arguments: ["analyze", Hostile.fileName, "--output", "m.json"], status: 66),
-    ErrorCase(name: "analyze, not media", arguments: ["analyze", "junk-" + Hostile.fileName, "--output", "m.json"], status: 65),
-    ErrorCase(name: "frames, missing video", arguments: ["frames", Hostile.fileName, "--out", "frames"], status: 66),
-    ErrorCase(name: "classify, missing image", arguments: ["classify", Hostile.fileName + ".png"], status: 66),
-    ErrorCase(name: "timeline, not analysed", arguments: ["timeline", Hostile.fileName, "--data", "d\u{1B}]0;t\u{07}.json"], status: 66),
-    ErrorCase(name: "timeline, malformed data file", arguments: ["timeline", "x", "--data", "junk-" + Hostile.fileName], status: 65),
+    ErrorCase(
+      name: "analyze, missing video",
+      arguments: ["analyze", Hostile.fileName, "--output", "m.json"], status: 66),
+    ErrorCase(
+      name: "analyze, not media",
+      arguments: ["analyze", "junk-" + Hostile.fileName, "--output", "m.json"], status: 65),
+    ErrorCase(
+      name: "frames, missing video", arguments: ["frames", Hostile.fileName, "--out", "frames"],
+      status: 66),
+    ErrorCase(
+      name: "classify, missing image", arguments: ["classify", Hostile.fileName + ".png"],
+      status: 66),
+    ErrorCase(
+      name: "timeline, not analysed",
+      arguments: ["timeline", Hostile.fileName, "--data", "d\u{1B}]0;t\u{07}.json"], status: 66),
+    ErrorCase(
+      name: "timeline, malformed data file",
+      arguments: ["timeline", "x", "--data", "junk-" + Hostile.fileName], status: 65),
     ErrorCase(name: "play, not a terminal", arguments: ["play", Hostile.fileName], status: 64),
-    ErrorCase(name: "train, missing folder", arguments: ["train", "T\u{1B}[2J\n\u{9B}\u{202E}"], status: 66),
-    ErrorCase(name: "evaluate, missing folder", arguments: ["evaluate", "T\u{1B}[2J\n\u{9B}\u{202E}"], status: 66),
-    ErrorCase(name: "analyze, missing model", arguments: ["analyze", "x.mp4", "--model", "m\u{1B}[2J\n.safetensors"], status: 66),
+    ErrorCase(
+      name: "train, missing folder", arguments: ["train", "T\u{1B}[2J\n\u{9B}\u{202E}"], status: 66),
+    ErrorCase(
+      name: "evaluate, missing folder", arguments: ["evaluate", "T\u{1B}[2J\n\u{9B}\u{202E}"],
+      status: 66),
+    ErrorCase(
+      name: "analyze, missing model",
+      arguments: ["analyze", "x.mp4", "--model", "m\u{1B}[2J\n.safetensors"], status: 66),
   ]
 
-  @Test("an error naming a hostile file is exactly one terminal-safe line on stderr", arguments: errorCases)
+  @Test(
+    "an error naming a hostile file is exactly one terminal-safe line on stderr",
+    arguments: errorCases)
   func errorNamingHostileFile(_ errorCase: ErrorCase) throws {
     let work = try CLI.temporaryFolder("safe-error")
     defer { try? FileManager.default.removeItem(at: work) }
-    try Data("not a video \u{1B}[2J\n".utf8).write(to: work.appendingPathComponent("junk-" + Hostile.fileName))
+    try Data("not a video \u{1B}[2J\n".utf8).write(
+      to: work.appendingPathComponent("junk-" + Hostile.fileName))
     let run = try runRaw(errorCase.arguments, in: work)
     #expect(run.status == errorCase.status, "\(run.stderrText.debugDescription)")
     #expect(run.stdout.isEmpty)
@@ -247,14 +299,18 @@ struct TerminalSafetyTests {
     #expect(run.stderrText.hasPrefix("leamoji: "))
   }
 
-  @Test("command-line errors quoting a hostile argument, and an invalid UTF-8 file name, are terminal-safe")
+  @Test(
+    "command-line errors quoting a hostile argument, and an invalid UTF-8 file name, are terminal-safe"
+  )
   func argumentErrors() throws {
     let work = try CLI.temporaryFolder("safe-arguments")
     defer { try? FileManager.default.removeItem(at: work) }
     let unknown = try runRaw(["analyze", "x.mp4", "--x\u{1B}]0;owned\u{07}"], in: work)
     #expect(unknown.status == 64)
     expectTerminalSafe(unknown.stderr, lines: nil, "unknown option")
-    #expect(unknown.stderrText.hasPrefix("Error: Unknown option '--x?]0;owned?'\n"), "\(unknown.stderrText.debugDescription)")
+    #expect(
+      unknown.stderrText.hasPrefix("Error: Unknown option '--x?]0;owned?'\n"),
+      "\(unknown.stderrText.debugDescription)")
 
     let badValue = try runRaw(["analyze", "x.mp4", "--interval", "\u{9B}2J\u{1B}[2J"], in: work)
     #expect(badValue.status == 64)
@@ -263,51 +319,71 @@ struct TerminalSafetyTests {
 
     // Bytes that are not UTF-8 can only be passed through a shell.
     let invalid = try runRaw(
-      ["-c", #"exec "$0" analyze "$(printf 'bad\377\376\033]0;x\007.mp4')" --output m.json"#, CLI.binary],
+      [
+        "-c", #"exec "$0" analyze "$(printf 'bad\377\376\033]0;x\007.mp4')" --output m.json"#,
+        CLI.binary,
+      ],
       program: "/bin/sh", in: work)
     #expect(invalid.status == 66)
     expectTerminalSafe(invalid.stderr, lines: 1, "invalid UTF-8 file name")
     #expect(invalid.stderrText.contains("]0;x?.mp4: "), "\(invalid.stderrText.debugDescription)")
   }
 
-  @Test("classify, evaluate and frames print hostile image and folder names safely; JSON keeps them exact")
+  @Test(
+    "classify, evaluate and frames print hostile image and folder names safely; JSON keeps them exact"
+  )
   func imageCommands() throws {
     let work = try CLI.temporaryFolder("safe-images")
     defer { try? FileManager.default.removeItem(at: work) }
     let names = ["a\u{1B}]0;x\u{07}\n\u{202E}.png", "b\u{9B}2J\r.png"]
     let image = work.appendingPathComponent("image.png")
     let made = try CLI.run(
-      "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=32x32", "-frames:v", "1", image.path])
+      "ffmpeg",
+      [
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=32x32", "-frames:v", "1",
+        image.path,
+      ])
     try #require(made.status == 0, "\(made.stderr)")
     for label in ["Happy", "Scary"] {
       let folder = work.appendingPathComponent("Test/\(label)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      for name in names { try FileManager.default.copyItem(at: image, to: folder.appendingPathComponent(name)) }
+      for name in names {
+        try FileManager.default.copyItem(at: image, to: folder.appendingPathComponent(name))
+      }
     }
     let images = names.map { "Test/Happy/" + $0 }
 
     let classify = try runRaw(["classify"] + images, in: work)
     #expect(classify.status == 0, "\(classify.stderrText)")
     expectTerminalSafe(classify.stdout, lines: 2, "classify")
-    #expect(classify.stdoutText.hasPrefix("Test/Happy/a?]0;x???.png: "), "\(classify.stdoutText.debugDescription)")
+    #expect(
+      classify.stdoutText.hasPrefix("Test/Happy/a?]0;x???.png: "),
+      "\(classify.stdoutText.debugDescription)")
 
     let json = try runRaw(["classify", "--json"] + images, in: work)
     expectTerminalSafe(json.stdout, lines: 2, "classify --json")
     let files = json.stdout.split(separator: 0x0A).compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0))).flatMap { ($0 as? [String: Any])?["file"] as? String }
+      (try? JSONSerialization.jsonObject(with: Data($0))).flatMap {
+        ($0 as? [String: Any])?["file"] as? String
+      }
     }
     #expect(files == images)
 
     let evaluate = try runRaw(["evaluate", "Test", "--verbose"], in: work)
     #expect(evaluate.status == 0, "\(evaluate.stderrText)")
     expectTerminalSafe(evaluate.stdout, lines: nil, "evaluate --verbose")
-    #expect(evaluate.stdoutText.split(separator: "\n").filter { $0.contains(" p=") }.count == 4,
-            "one line per image: \(evaluate.stdoutText.debugDescription)")
+    #expect(
+      evaluate.stdoutText.split(separator: "\n").filter { $0.contains(" p=") }.count == 4,
+      "one line per image: \(evaluate.stdoutText.debugDescription)")
 
     let evaluateJSON = try runRaw(["evaluate", "Test", "--verbose", "--json"], in: work)
     expectTerminalSafe(evaluateJSON.stdout, lines: 1, "evaluate --json")
-    let listed = (try jsonObject(evaluateJSON.stdout)["images"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
-    #expect(Set(listed ?? []) == Set(["Happy", "Scary"].flatMap { label in names.map { "Test/\(label)/\($0)" } }))
+    let listed = (try jsonObject(evaluateJSON.stdout)["images"] as? [[String: Any]])?.compactMap {
+      $0["file"] as? String
+    }
+    #expect(
+      Set(listed ?? [])
+        == Set(["Happy", "Scary"].flatMap { label in names.map { "Test/\(label)/\($0)" } }))
 
     let outFolder = "out\u{1B}[2J\n\u{9B}"
     let frames = try runRaw(["frames", images[0], "--out", outFolder], in: work)
@@ -322,10 +398,14 @@ struct TerminalSafetyTests {
 /// its heads-up line at once.
 private func writeEditedData(to url: URL, id: String) throws {
   let entry: [String: Any] = [
-    "id": id, "title": Hostile.title, "description": Hostile.description, "duration": 3, "seekAhead": 5,
+    "id": id, "title": Hostile.title, "description": Hostile.description, "duration": 3,
+    "seekAhead": 5,
     "model": ["labels": ["happy", "neutral", "scary"], "sha256": "0"],
     "markers": [
-      ["second": 0, "cueAt": 0, "label": "hap\u{1B}[2Jpy", "emoji": "\u{1B}]0;badge\u{07}", "confidence": 1],
+      [
+        "second": 0, "cueAt": 0, "label": "hap\u{1B}[2Jpy", "emoji": "\u{1B}]0;badge\u{07}",
+        "confidence": 1,
+      ],
       ["second": 2, "cueAt": 0, "label": "sc\u{9B}2Jary", "emoji": "😱\u{202E}", "confidence": 0.9],
     ],
   ]
@@ -360,7 +440,9 @@ struct TerminalSafetyPlayTests {
     for _ in 0..<20 {  // the pipe's `cat` may be a moment behind the screen
       bytes = [UInt8]((try? Data(contentsOf: capture)) ?? Data())
       let ends = occurrences(of: Array("exit=".utf8), in: bytes)
-      if ends.contains(where: { $0 + 5 < bytes.count && (0x30...0x39).contains(bytes[$0 + 5]) }) { break }
+      if ends.contains(where: { $0 + 5 < bytes.count && (0x30...0x39).contains(bytes[$0 + 5]) }) {
+        break
+      }
       usleep(50_000)
     }
     return (bytes, screen)
@@ -375,26 +457,39 @@ struct TerminalSafetyPlayTests {
   /// appear, each never preceded by ESC, and nothing but leamoji's own sequences is there — no
   /// OSC (`ESC ]`), no BEL, no C1 control, no bidi override, and every `ESC[2J` is the player's
   /// own clear (which always follows `ESC[0m`).
-  func expectSafePane(_ bytes: [UInt8], visible: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(!occurrences(of: Array("\u{1B}[38;2;".utf8), in: bytes).isEmpty, "the player drew", sourceLocation: sourceLocation)
+  func expectSafePane(
+    _ bytes: [UInt8], visible: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      !occurrences(of: Array("\u{1B}[38;2;".utf8), in: bytes).isEmpty, "the player drew",
+      sourceLocation: sourceLocation)
     for fragment in visible {
       let occurrences = occurrences(of: Array(fragment.utf8), in: bytes)
-      #expect(!occurrences.isEmpty, "\(fragment.debugDescription) shown", sourceLocation: sourceLocation)
+      #expect(
+        !occurrences.isEmpty, "\(fragment.debugDescription) shown", sourceLocation: sourceLocation)
       for i in occurrences where i > 0 {
-        #expect(bytes[i - 1] == UInt8(ascii: "?"), "\(fragment.debugDescription) preceded by \(bytes[i - 1])",
-                sourceLocation: sourceLocation)
+        #expect(
+          bytes[i - 1] == UInt8(ascii: "?"),
+          "\(fragment.debugDescription) preceded by \(bytes[i - 1])",
+          sourceLocation: sourceLocation)
       }
     }
     #expect(!bytes.contains(0x07), "no BEL", sourceLocation: sourceLocation)
-    #expect(occurrences(of: [0x1B, 0x5D], in: bytes).isEmpty, "no OSC (ESC ])", sourceLocation: sourceLocation)
+    #expect(
+      occurrences(of: [0x1B, 0x5D], in: bytes).isEmpty, "no OSC (ESC ])",
+      sourceLocation: sourceLocation)
     let c1 = (UInt8(0x80)...0x9F).filter { !occurrences(of: [0xC2, $0], in: bytes).isEmpty }
     #expect(c1.isEmpty, "no UTF-8 encoded C1 control: \(c1)", sourceLocation: sourceLocation)
-    #expect(occurrences(of: [0xE2, 0x80, 0xAE], in: bytes).isEmpty, "no U+202E", sourceLocation: sourceLocation)
+    #expect(
+      occurrences(of: [0xE2, 0x80, 0xAE], in: bytes).isEmpty, "no U+202E",
+      sourceLocation: sourceLocation)
     let clears = occurrences(of: Array("\u{1B}[2J".utf8), in: bytes)
     #expect(!clears.isEmpty, "the player clears the screen itself", sourceLocation: sourceLocation)
     for i in clears {
-      #expect(i >= 4 && Array(bytes[(i - 4)..<i]) == Array("\u{1B}[0m".utf8), "ESC[2J not from the player at \(i)",
-              sourceLocation: sourceLocation)
+      #expect(
+        i >= 4 && Array(bytes[(i - 4)..<i]) == Array("\u{1B}[0m".utf8),
+        "ESC[2J not from the player at \(i)",
+        sourceLocation: sourceLocation)
     }
   }
 
@@ -404,7 +499,9 @@ struct TerminalSafetyPlayTests {
     var found: [Int] = []
     bytes.withUnsafeBytes { hay in
       needle.withUnsafeBytes { pattern in
-        guard let base = hay.baseAddress, let start = pattern.baseAddress, pattern.count > 0 else { return }
+        guard let base = hay.baseAddress, let start = pattern.baseAddress, pattern.count > 0 else {
+          return
+        }
         var offset = 0
         while offset + pattern.count <= hay.count,
           let hit = memchr(base + offset, Int32(needle[0]), hay.count - offset - pattern.count + 1)
@@ -419,7 +516,9 @@ struct TerminalSafetyPlayTests {
   }
 
   /// A string as a single-quoted shell word (any byte but `'` is literal inside).
-  func shellWord(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+  func shellWord(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
 
   @Test("play analyses a hostile file first and shows its metadata title neutralised")
   func playHostileMetadata() throws {
@@ -428,12 +527,18 @@ struct TerminalSafetyPlayTests {
     let name = "clip\u{1B}]2;pwned\u{07}\n\u{9B}1m\u{202E}.mp4"
     _ = try Hostile.clip(named: name, in: work)
     let pane = try playInTmux(
-      script: "exec \(shellWord(CLI.binary)) play \(shellWord(name)) --data MovieData.json\n", in: work)
+      script: "exec \(shellWord(CLI.binary)) play \(shellWord(name)) --data MovieData.json\n",
+      in: work)
     // The title overlay (and the stderr note naming the file before the analysis).
-    expectSafePane(pane.bytes, visible: ["]0;owned??[2J Title ?31m red ?evil", "]2;pwned???1m?.mp4 is not in MovieData.json"])
+    expectSafePane(
+      pane.bytes,
+      visible: [
+        "]0;owned??[2J Title ?31m red ?evil", "]2;pwned???1m?.mp4 is not in MovieData.json",
+      ])
   }
 
-  @Test("play shows a hand-edited title, labels and emoji neutralised in the title, badge and heads-up")
+  @Test(
+    "play shows a hand-edited title, labels and emoji neutralised in the title, badge and heads-up")
   func playEditedData() throws {
     let work = try CLI.temporaryFolder("safe-play-edited")
     defer { try? FileManager.default.removeItem(at: work) }

@@ -5,14 +5,17 @@ import Testing
 
 /// Builds a folder tree: `files` maps "Label/name" to contents.
 func makeTree(_ files: [String: String], folders: [String] = []) throws -> URL {
-  let root = FileManager.default.temporaryDirectory.appendingPathComponent("leamoji-folders-\(UUID().uuidString)")
+  let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "leamoji-folders-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
   for folder in folders {
-    try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
   }
   for (relative, contents) in files {
     let url = root.appendingPathComponent(relative)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(contents.utf8).write(to: url)
   }
   return root
@@ -23,13 +26,17 @@ struct LabelledFolderTests {
   @Test("labels are folder names, lower-cased and sorted; files sorted; hidden entries ignored")
   func scan() throws {
     let root = try makeTree([
-      "Scary/b.png": "", "Scary/a.png": "", "Happy/1.png": "", "Neutral/x.jpg": "", "Happy/.DS_Store": "",
+      "Scary/b.png": "", "Scary/a.png": "", "Happy/1.png": "", "Neutral/x.jpg": "",
+      "Happy/.DS_Store": "",
       ".hidden/z.png": "", "notes.txt": "",
     ])
     defer { try? FileManager.default.removeItem(at: root) }
     let folder = try LabelledFolder(scanning: root.path)
     #expect(folder.labels == ["happy", "neutral", "scary"])
-    #expect(folder.items.map { ($0.path as NSString).lastPathComponent } == ["1.png", "x.jpg", "a.png", "b.png"])
+    #expect(
+      folder.items.map { ($0.path as NSString).lastPathComponent } == [
+        "1.png", "x.jpg", "a.png", "b.png",
+      ])
     #expect(folder.items.map(\.label) == [0, 1, 2, 2])
     #expect(folder.countsPerLabel == [1, 1, 2])
   }

@@ -26,7 +26,8 @@ struct RGBImageTests {
     #expect(image.rotated(quarterTurns: 4) == image)
     #expect(image.rotated(quarterTurns: 2).rotated(quarterTurns: 2) == image)
     #expect(image.rotated(quarterTurns: -1) == image.rotated(quarterTurns: 3))
-    #expect(image.rotated(quarterTurns: 1).rotated(quarterTurns: 1) == image.rotated(quarterTurns: 2))
+    #expect(
+      image.rotated(quarterTurns: 1).rotated(quarterTurns: 1) == image.rotated(quarterTurns: 2))
     #expect(image.rotated(quarterTurns: 2)[0, 0] == RGB(2, 1, 12))
   }
 

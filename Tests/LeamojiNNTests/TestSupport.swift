@@ -1,5 +1,5 @@
-import LeamojiCore
 import Foundation
+import LeamojiCore
 import LeamojiNN
 import Testing
 
@@ -10,7 +10,8 @@ enum TestSupport {
     var rng = SplitMix64(seed: seed)
     var t = Tensor(shape: shape)
     for i in 0..<t.count {
-      t.data[i] = range.lowerBound + Float(rng.nextUnitDouble()) * (range.upperBound - range.lowerBound)
+      t.data[i] =
+        range.lowerBound + Float(rng.nextUnitDouble()) * (range.upperBound - range.lowerBound)
     }
     return t
   }
@@ -24,7 +25,8 @@ enum TestSupport {
   static func numericGradient(of x: Tensor, eps: Float, _ f: (Tensor) -> Double) -> Tensor {
     var g = Tensor(shape: x.shape)
     for i in 0..<x.count {
-      var plus = x, minus = x
+      var plus = x
+      var minus = x
       plus.data[i] += eps
       minus.data[i] -= eps
       // Use the step actually taken after float rounding.
@@ -73,8 +75,9 @@ enum TestSupport {
     let y = layer.forward(x)
     let r = random(y.shape, seed: seed)
     var grads = layer.parameters.map { Tensor(shape: $0.shape) }
-    let dx = layer.backward(input: x, output: y, outputGradient: r, parameterGradients: &grads,
-                            needsInputGradient: true)
+    let dx = layer.backward(
+      input: x, output: y, outputGradient: r, parameterGradients: &grads,
+      needsInputGradient: true)
     let numericDx = numericGradient(of: x, eps: eps) { dot(layer.forward($0), r) }
     #expect(dx != nil)
     if let dx { #expect(worstError(dx, numericDx) <= 0, "input gradient of \(layer.spec)") }
@@ -90,11 +93,14 @@ enum TestSupport {
 
     // Gradients accumulate: a second backward pass doubles them.
     var twice = grads
-    _ = layer.backward(input: x, output: y, outputGradient: r, parameterGradients: &twice,
-                       needsInputGradient: false)
+    _ = layer.backward(
+      input: x, output: y, outputGradient: r, parameterGradients: &twice,
+      needsInputGradient: false)
     for p in 0..<grads.count {
-      #expect(worstError(twice[p], Tensor(shape: grads[p].shape, data: grads[p].data.map { 2 * $0 }),
-                                     rel: 1e-5, abs: 1e-6) <= 0)
+      #expect(
+        worstError(
+          twice[p], Tensor(shape: grads[p].shape, data: grads[p].data.map { 2 * $0 }),
+          rel: 1e-5, abs: 1e-6) <= 0)
     }
   }
 }

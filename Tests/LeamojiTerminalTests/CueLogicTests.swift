@@ -25,7 +25,8 @@ struct CueLogicTests {
     let late = [marker("scary", at: 8, seekAhead: 0)]
     #expect(summary(7.9, late) == "- | -")
     #expect(CueLogic.state(markers: late, at: -1).current == nil)
-    #expect(CueLogic.state(markers: [], at: 5) == CueState(currentIndex: nil, current: nil, headsUp: nil))
+    #expect(
+      CueLogic.state(markers: [], at: 5) == CueState(currentIndex: nil, current: nil, headsUp: nil))
   }
 
   @Test("heads-up during [cueAt, second) with the seconds rounded up")
@@ -63,7 +64,8 @@ struct CueLogicTests {
 
   @Test("labels and emoji from the file cannot inject escapes into the heads-up")
   func headsUpSanitised() {
-    let evil = Marker(confidence: 1, cueAt: 0, emoji: "\u{1B}[2J", label: "sc\u{9B}ary\u{7}", second: 4)
+    let evil = Marker(
+      confidence: 1, cueAt: 0, emoji: "\u{1B}[2J", label: "sc\u{9B}ary\u{7}", second: 4)
     let text = CueLogic.state(markers: [evil], at: 1).headsUp?.text
     #expect(text == "?[2J sc?ary? scene in 3 s")
   }

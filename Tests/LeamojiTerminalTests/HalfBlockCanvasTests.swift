@@ -28,7 +28,9 @@ struct HalfBlockCanvasTests {
   @Test("a second identical frame sends nothing but the cursor parking")
   func identicalFrame() {
     var canvas = HalfBlockCanvas(columns: 3, rows: 2)
-    let picture = image([[red, green, blue], [blue, white, red], [green, green, red], [white, blue, blue]])
+    let picture = image([
+      [red, green, blue], [blue, white, red], [green, green, red], [white, blue, blue],
+    ])
     _ = canvas.frame(picture: picture, overlay: nil)
     #expect(text(canvas.frame(picture: picture, overlay: nil)) == "\(E)[2;1H")
     #expect(text(canvas.frame(picture: picture, overlay: nil)) == "\(E)[2;1H")
@@ -47,7 +49,9 @@ struct HalfBlockCanvasTests {
   @Test("unchanged runs are skipped with cursor-forward; shared colours are not re-sent")
   func skipsAndReusesColours() {
     var canvas = HalfBlockCanvas(columns: 6, rows: 1)
-    var picture = image([[black, black, black, black, black, black], [white, white, white, white, white, white]])
+    var picture = image([
+      [black, black, black, black, black, black], [white, white, white, white, white, white],
+    ])
     _ = canvas.frame(picture: picture, overlay: nil)
     for x in [0, 1, 4] { picture[x, 0] = red }
     let bytes = canvas.frame(picture: picture, overlay: nil)
@@ -58,7 +62,10 @@ struct HalfBlockCanvasTests {
   func flatCellIsSpace() {
     var canvas = HalfBlockCanvas(columns: 2, rows: 1)
     let bytes = canvas.frame(picture: image([[red, red], [red, blue]]), overlay: nil)
-    #expect(text(bytes) == "\(E)[0m\(E)[2J\(E)[1;1H\(E)[48;2;255;0;0m \(E)[38;2;255;0;0;48;2;0;0;255m▀\(E)[0m\(E)[1;1H")
+    #expect(
+      text(bytes)
+        == "\(E)[0m\(E)[2J\(E)[1;1H\(E)[48;2;255;0;0m \(E)[38;2;255;0;0;48;2;0;0;255m▀\(E)[0m\(E)[1;1H"
+    )
   }
 
   @Test("odd picture height: the last row's lower half is the background colour")
@@ -73,7 +80,8 @@ struct HalfBlockCanvasTests {
 
   @Test("the picture is centred; the rest is background; reserved rows stay free")
   func centred() {
-    var canvas = HalfBlockCanvas(columns: 4, rows: 4, reservedBottomRows: 1, background: RGB(1, 2, 3))
+    var canvas = HalfBlockCanvas(
+      columns: 4, rows: 4, reservedBottomRows: 1, background: RGB(1, 2, 3))
     var screen = ScreenModel(columns: 4, rows: 4)
     screen.apply(canvas.frame(picture: image([[red, green], [blue, white]]), overlay: nil))
     let bg = ScreenModel.Look.block(upper: RGB(1, 2, 3), lower: RGB(1, 2, 3))
@@ -90,7 +98,10 @@ struct HalfBlockCanvasTests {
   func biggerPictureScaled() {
     var canvas = HalfBlockCanvas(columns: 2, rows: 1)
     var screen = ScreenModel(columns: 2, rows: 1)
-    let big = image([[red, red, green, green], [red, red, green, green], [blue, blue, white, white], [blue, blue, white, white]])
+    let big = image([
+      [red, red, green, green], [red, red, green, green], [blue, blue, white, white],
+      [blue, blue, white, white],
+    ])
     screen.apply(canvas.frame(picture: big, overlay: nil))
     #expect(screen[0, 0] == .block(upper: red, lower: blue))
     #expect(screen[1, 0] == .block(upper: green, lower: white))
@@ -113,9 +124,13 @@ struct HalfBlockCanvasTests {
   func tolerance() {
     var canvas = HalfBlockCanvas(columns: 1, rows: 1, tolerance: 2)
     _ = canvas.frame(picture: image([[RGB(100, 100, 100)], [RGB(50, 50, 50)]]), overlay: nil)
-    #expect(text(canvas.frame(picture: image([[RGB(102, 99, 100)], [RGB(50, 52, 50)]]), overlay: nil)) == "\(E)[1;1H")
+    #expect(
+      text(canvas.frame(picture: image([[RGB(102, 99, 100)], [RGB(50, 52, 50)]]), overlay: nil))
+        == "\(E)[1;1H")
     // Compared with what is on screen (100), not with the last frame (102): 103 is 3 away.
-    #expect(text(canvas.frame(picture: image([[RGB(103, 100, 100)], [RGB(50, 50, 50)]]), overlay: nil)).contains("▀"))
+    #expect(
+      text(canvas.frame(picture: image([[RGB(103, 100, 100)], [RGB(50, 50, 50)]]), overlay: nil))
+        .contains("▀"))
   }
 
   @Test("overlay text replaces cells; a wide emoji takes two; removing it restores the picture")

@@ -8,7 +8,9 @@ import Testing
 struct OverlayTests {
   let markers = [marker("happy", at: 0), marker("scary", at: 10), marker("neutral", at: 20)]
 
-  func layer(_ status: PlayerStatus, columns: Int = 60, rows: Int = 10, title: String? = nil) -> OverlayLayer {
+  func layer(_ status: PlayerStatus, columns: Int = 60, rows: Int = 10, title: String? = nil)
+    -> OverlayLayer
+  {
     PlayerOverlay(markers: markers.reversed(), duration: 30, title: title)
       .layer(for: status, columns: columns, rows: rows)
   }
@@ -82,7 +84,9 @@ struct OverlayTests {
   @Test("tiny screens do not crash and keep the status bar")
   func tinyScreens() {
     for (columns, rows) in [(0, 0), (1, 1), (5, 1), (12, 2), (20, 3), (3, 40)] {
-      let overlay = layer(PlayerStatus(time: 8, isPlaying: true, message: "hi"), columns: columns, rows: rows, title: "t")
+      let overlay = layer(
+        PlayerStatus(time: 8, isPlaying: true, message: "hi"), columns: columns, rows: rows,
+        title: "t")
       #expect(overlay.columns == columns && overlay.rows == rows)
       if rows > 0 && columns > 1 { #expect(overlay.text(row: rows - 1).hasPrefix(" ")) }
     }
@@ -114,7 +118,8 @@ struct OverlayTests {
     overlay.write("中", row: 0, column: 3, foreground: white)
     overlay.write("y", row: 0, column: 3, foreground: white)  // over the left half
     #expect(overlay.text(row: 0) == " xay ")
-    overlay.write("e\u{301}\u{200B}", row: 0, column: -1, foreground: white)  // clipped left, zero-width dropped
+    // Clipped on the left; the zero-width space is dropped.
+    overlay.write("e\u{301}\u{200B}", row: 0, column: -1, foreground: white)
     #expect(overlay.text(row: 0) == " xay ")
     overlay.write("z", row: 5, column: 0, foreground: white)
     #expect(overlay.text(row: 5) == "")

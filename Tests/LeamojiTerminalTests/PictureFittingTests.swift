@@ -72,7 +72,9 @@ struct PictureFittingTests {
     let c = RGB(3, 3, 3)
     let d = RGB(4, 4, 4)
     let source = image([[a, a, b, b], [a, a, b, b], [c, c, d, d], [c, c, d, d]])
-    #expect(PictureFitting.nearestNeighbour(source, to: PixelSize(width: 2, height: 2)) == image([[a, b], [c, d]]))
+    #expect(
+      PictureFitting.nearestNeighbour(source, to: PixelSize(width: 2, height: 2))
+        == image([[a, b], [c, d]]))
     #expect(PictureFitting.nearestNeighbour(source, to: source.size) == source)
   }
 }

@@ -12,7 +12,8 @@ private func libc<T>(_ name: String, as type: T.Type) -> T {
 private let posix_openpt = libc("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
 private let grantpt = libc("grantpt", as: (@convention(c) (Int32) -> Int32).self)
 private let unlockpt = libc("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
-private let ptsname = libc("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+private let ptsname = libc(
+  "ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
 
 /// A pseudo-terminal pair: the session gets the terminal side, the test plays the user.
 final class PseudoTerminal {
@@ -21,7 +22,8 @@ final class PseudoTerminal {
 
   init() throws {
     master = posix_openpt(O_RDWR | O_NOCTTY)
-    guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
+    guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master)
+    else {
       throw TerminalError.system(call: "posix_openpt", errno: errno)
     }
     slave = open(name, O_RDWR | O_NOCTTY)
@@ -81,12 +83,18 @@ struct TerminalSessionTests {
   func notATerminal() throws {
     var fds: [Int32] = [0, 0]
     #expect(pipe(&fds) == 0)
-    defer { close(fds[0]); close(fds[1]) }
+    defer {
+      close(fds[0])
+      close(fds[1])
+    }
     #expect(!TerminalSession.isTerminal(input: fds[0], output: fds[1]))
-    #expect(throws: TerminalError.notATerminal) { try TerminalSession(input: fds[0], output: fds[1]) }
+    #expect(throws: TerminalError.notATerminal) {
+      try TerminalSession(input: fds[0], output: fds[1])
+    }
   }
 
-  @Test("start: alternate screen, hidden cursor, raw input with signals kept; restore undoes it all")
+  @Test(
+    "start: alternate screen, hidden cursor, raw input with signals kept; restore undoes it all")
   func startAndRestore() throws {
     let pty = try PseudoTerminal()
     let before = pty.settings()
@@ -102,15 +110,21 @@ struct TerminalSessionTests {
     #expect(raw.c_lflag & tcflag_t(ISIG) != 0)  // Ctrl-C still raises SIGINT
     #expect(raw.c_oflag & tcflag_t(OPOST) != 0)  // output processing stays on
     #expect(raw.c_iflag & tcflag_t(ICRNL | IXON) == 0)
-    #expect(throws: TerminalError.sessionAlreadyActive) { try TerminalSession(input: pty.slave, output: pty.slave) }
+    #expect(throws: TerminalError.sessionAlreadyActive) {
+      try TerminalSession(input: pty.slave, output: pty.slave)
+    }
 
     session.restore()
     #expect(pty.screenBytes(until: TerminalEscape.sessionEnd) == TerminalEscape.sessionEnd)
     let after = pty.settings()
-    #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag)
+    #expect(
+      after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag
+        && after.c_oflag == before.c_oflag)
     var now = sigaction()
     sigaction(SIGWINCH, nil, &now)
-    #expect(unsafeBitCast(now.__sigaction_handler, to: Int.self) == unsafeBitCast(previous.__sigaction_handler, to: Int.self))
+    #expect(
+      unsafeBitCast(now.__sigaction_handler, to: Int.self)
+        == unsafeBitCast(previous.__sigaction_handler, to: Int.self))
     #expect(SignalCoordinator.shared.count(.takeOver) == takersBefore)
     session.restore()  // idempotent: nothing more is written
     #expect(pty.screenBytes(until: [0xFF], within: 0.1).isEmpty)

@@ -20,7 +20,8 @@ let E = "\u{1B}"
 /// A marker as `MarkerEncoder` makes them: `cueAt = max(0, second - seekAhead)`.
 func marker(_ label: String, at second: Double, seekAhead: Double = 3) -> Marker {
   Marker(
-    confidence: 0.9, cueAt: max(0, second - seekAhead), emoji: Label(name: label).emoji, label: label,
+    confidence: 0.9, cueAt: max(0, second - seekAhead), emoji: Label(name: label).emoji,
+    label: label,
     second: second)
 }
 
@@ -30,7 +31,6 @@ func image(_ rows: [[RGB]]) -> RGBImage {
   for row in rows { for c in row { pixels += [c.r, c.g, c.b] } }
   return RGBImage(width: rows[0].count, height: rows.count, pixels: pixels)
 }
-
 
 /// A minimal terminal that understands exactly what the canvas sends (CUP, CUF, SGR 0 / 38;2 /
 /// 48;2, ED 2, UTF-8 text, no autowrap), so tests can check what ends up on screen.
@@ -43,7 +43,9 @@ struct ScreenModel {
 
     var description: String {
       switch self {
-      case .block(let u, let l): return "block(\(u.map { "\($0.r),\($0.g),\($0.b)" } ?? "-")/\(l.map { "\($0.r),\($0.g),\($0.b)" } ?? "-"))"
+      case .block(let u, let l):
+        return
+          "block(\(u.map { "\($0.r),\($0.g),\($0.b)" } ?? "-")/\(l.map { "\($0.r),\($0.g),\($0.b)" } ?? "-"))"
       case .character(let c, _, _): return "char(\(c))"
       case .covered: return "covered"
       }
@@ -92,7 +94,9 @@ struct ScreenModel {
   }
 
   private mutating func control(_ params: String, final: UInt8) {
-    let numbers = params.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+    let numbers = params.split(separator: ";", omittingEmptySubsequences: false).map {
+      Int($0) ?? 0
+    }
     switch final {
     case 0x48:  // H
       row = max(1, numbers.first ?? 1) - 1

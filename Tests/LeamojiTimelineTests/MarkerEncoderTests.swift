@@ -60,10 +60,12 @@ struct MarkerEncoderTests {
   func seekAhead() {
     let clamped = encoder.encode(scores("hhhsssnnn")).markers
     #expect(clamped.map(\.cueAt) == [0, 0, 1])
-    let immediate = MarkerEncoder(labels: Label.standard, seekAhead: 0).encode(scores("hhhsssnnn")).markers
+    let immediate = MarkerEncoder(labels: Label.standard, seekAhead: 0).encode(scores("hhhsssnnn"))
+      .markers
     #expect(immediate.map(\.cueAt) == immediate.map(\.second))
     #expect(immediate.map(\.cueAt) == [0, 3, 6])
-    let fractional = MarkerEncoder(labels: Label.standard, seekAhead: 2.5).encode(scores("hhhhsss")).markers
+    let fractional = MarkerEncoder(labels: Label.standard, seekAhead: 2.5).encode(scores("hhhhsss"))
+      .markers
     #expect(fractional.map(\.cueAt) == [0, 1.5])
     #expect(!clamped.contains { $0.cueAt.sign == .minus })
   }
@@ -71,7 +73,8 @@ struct MarkerEncoderTests {
   @Test("one label throughout gives exactly one marker; no samples give none")
   func degenerate() {
     let one = encoder.encode(scores(String(repeating: "n", count: 30)))
-    #expect(one.markers == [Marker(confidence: 0.8, cueAt: 0, emoji: "😐", label: "neutral", second: 0)])
+    #expect(
+      one.markers == [Marker(confidence: 0.8, cueAt: 0, emoji: "😐", label: "neutral", second: 0)])
     let single = encoder.encode(scores("s"))
     #expect(summary(single.markers) == ["scary@0.0"])
     let empty = encoder.encode([])
@@ -82,13 +85,16 @@ struct MarkerEncoderTests {
   func halfSecondInterval() {
     let short = encoder.encode(scores("hhhhhssshhhh", interval: 0.5))
     #expect(summary(short.markers) == ["happy@0.0"])
-    let real = MarkerEncoder(labels: Label.standard, seekAhead: 1).encode(scores("hhhhhsssshhhh", interval: 0.5))
+    let real = MarkerEncoder(labels: Label.standard, seekAhead: 1).encode(
+      scores("hhhhhsssshhhh", interval: 0.5))
     #expect(summary(real.markers) == ["happy@0.0", "scary@2.5", "happy@4.5"])
     #expect(real.markers.map(\.cueAt) == [0, 1.5, 3.5])
     #expect(real.frames.map(\.second).prefix(3) == [0, 0.5, 1])
   }
 
-  @Test("ties: equal probabilities take the first label; equal neighbours take the longer, then the earlier")
+  @Test(
+    "ties: equal probabilities take the first label; equal neighbours take the longer, then the earlier"
+  )
   func ties() {
     let even = encoder.encode([SecondScore(second: 0, probabilities: [0.5, 0, 0.5])])
     #expect(summary(even.markers) == ["happy@0.0"])
@@ -146,7 +152,7 @@ struct MarkerEncoderTests {
   func noisyInvariants() {
     var random = UInt64(42)
     func next() -> Float {
-      random = random &* 6364136223846793005 &+ 1442695040888963407
+      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Float(random >> 40) / Float(1 << 24)
     }
     let input = (0..<600).map { second in
@@ -168,7 +174,7 @@ struct MarkerEncoderTests {
   func scenesPreserved() {
     var random = UInt64(7)
     func next() -> Int {
-      random = random &* 6364136223846793005 &+ 1442695040888963407
+      random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int(random >> 33)
     }
     for trial in 0..<20 {
@@ -179,7 +185,9 @@ struct MarkerEncoderTests {
         if next() % 4 == 0 { current = next() % 3 }
         raw.append(current)
       }
-      let rows = raw.map { label in (0..<3).map { $0 == label ? 0.5 + Double(next() % 40) / 100 : Double(next() % 10) / 100 } }
+      let rows = raw.map { label in
+        (0..<3).map { $0 == label ? 0.5 + Double(next() % 40) / 100 : Double(next() % 10) / 100 }
+      }
       let smoothed = SceneSmoother(minimumSamples: 2).smooth(labels: raw, probabilities: rows)
       #expect(shortestRun(smoothed) >= 2)
       var rawScenes: [(label: Int, range: Range<Int>)] = []
@@ -193,7 +201,9 @@ struct MarkerEncoderTests {
       }
       start = 0
       for i in 1...smoothed.count where i == smoothed.count || smoothed[i] != smoothed[start] {
-        let grewFromScene = rawScenes.contains { $0.label == smoothed[start] && $0.range.clamped(to: start..<i) == $0.range }
+        let grewFromScene = rawScenes.contains {
+          $0.label == smoothed[start] && $0.range.clamped(to: start..<i) == $0.range
+        }
         #expect(grewFromScene, "trial \(trial): run \(start)..<\(i)")
         start = i
       }

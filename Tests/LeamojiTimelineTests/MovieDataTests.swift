@@ -12,15 +12,18 @@ struct MovieDataTests {
   /// numbers, one with `frames` and a poster, one without either.
   static let movies = [
     Movie(
-      id: "zebra-night", title: "Zebra Night", description: "Stripes & \"shadows\" / at night", duration: 12.5,
+      id: "zebra-night", title: "Zebra Night", description: "Stripes & \"shadows\" / at night",
+      duration: 12.5,
       markers: [
         Marker(confidence: 0.91, cueAt: 0, emoji: "😀", label: "happy", second: 0),
         Marker(confidence: 0.8765, cueAt: 2, emoji: "😱", label: "scary", second: 7),
       ],
       model: model, poster: "posters/zebra-night.jpg", seekAhead: 5,
       frames: [
-        FrameScore(second: 0, label: "happy", probabilities: ["happy": 0.91, "neutral": 0.06, "scary": 0.03]),
-        FrameScore(second: 0.5, label: "happy", probabilities: ["happy": 1, "neutral": 0, "scary": 0]),
+        FrameScore(
+          second: 0, label: "happy", probabilities: ["happy": 0.91, "neutral": 0.06, "scary": 0.03]),
+        FrameScore(
+          second: 0.5, label: "happy", probabilities: ["happy": 1, "neutral": 0, "scary": 0]),
       ]),
     Movie(
       id: "ca-fait-peur", title: "Ça Fait Peur!", duration: 42,
@@ -145,8 +148,14 @@ struct MovieDataTests {
     let bytes = [UInt8](data)
     #expect(!bytes.contains(0x1B) && !bytes.contains(0x07) && !bytes.contains(0x7F))
     let text = String(decoding: data, as: UTF8.self)
-    #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || (0x2028...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
-    #expect(text.contains(#"\u009b31m"#) && text.contains(#"\u202e4pm.exe"#) && text.contains(#"line\u2028break"#))
+    #expect(
+      !text.unicodeScalars.contains {
+        (0x80...0x9F).contains($0.value) || (0x2028...0x202E).contains($0.value)
+          || (0x2066...0x2069).contains($0.value)
+      })
+    #expect(
+      text.contains(#"\u009b31m"#) && text.contains(#"\u202e4pm.exe"#)
+        && text.contains(#"line\u2028break"#))
     #expect(try MovieData.decode(data, path: "MovieData.json") == [movie])
   }
 
@@ -162,7 +171,8 @@ struct MovieDataTests {
     let movies = try MovieData.decode(Data(text.utf8), path: "hand.json")
     #expect(movies.map(\.id) == ["b", "a"])
     #expect(movies[0].title == "B" && movies[0].description == "")
-    #expect(movies[0].markers == [Marker(confidence: 1, cueAt: 0, emoji: "😀", label: "happy", second: 0)])
+    #expect(
+      movies[0].markers == [Marker(confidence: 1, cueAt: 0, emoji: "😀", label: "happy", second: 0)])
     #expect(movies[1].title == "a" && movies[1].description == "d" && movies[1].poster == nil)
     #expect(try MovieData.decode(Data("\u{FEFF}[]".utf8), path: "bom.json").isEmpty)
     #expect(try MovieData.decode(Data(" \n".utf8), path: "blank.json").isEmpty)
@@ -172,21 +182,40 @@ struct MovieDataTests {
   @Test(
     "malformed files are errors naming the file and the problem",
     arguments: [
-      ("[1, 2,,]", "f.json: not valid JSON: unexpected ',', expected a JSON value at line 1, column 7"),
-      ("[\n  {\"id\": \"a\"\n", "f.json: not valid JSON: unexpected end of file, expected ',' or '}' at line 3, column 1"),
-      ("[] x", "f.json: not valid JSON: unexpected 'x' after the end of the JSON value at line 1, column 4"),
+      (
+        "[1, 2,,]",
+        "f.json: not valid JSON: unexpected ',', expected a JSON value at line 1, column 7"
+      ),
+      (
+        "[\n  {\"id\": \"a\"\n",
+        "f.json: not valid JSON: unexpected end of file, expected ',' or '}' at line 3, column 1"
+      ),
+      (
+        "[] x",
+        "f.json: not valid JSON: unexpected 'x' after the end of the JSON value at line 1, column 4"
+      ),
       ("{\"id\": \"a\"}", "f.json: expected a JSON array of movies, found an object"),
       ("[\"a\"]", "f.json: entry 1 is a string, expected a movie object"),
       ("[{\"title\": \"x\"}]", "f.json: entry 1 has no \"id\""),
       ("[{\"id\": 3}]", "f.json: entry 1: \"id\" must be a non-empty string"),
-      ("[{\"id\": \"a\", \"id\": \"b\"}]", "f.json: not valid JSON: duplicate key \"id\" at line 1, column 14"),
-      ("[{\"id\": \"\\ud800\"}]", "f.json: not valid JSON: unpaired surrogate in a \\u escape at line 1, column 10"),
+      (
+        "[{\"id\": \"a\", \"id\": \"b\"}]",
+        "f.json: not valid JSON: duplicate key \"id\" at line 1, column 14"
+      ),
+      (
+        "[{\"id\": \"\\ud800\"}]",
+        "f.json: not valid JSON: unpaired surrogate in a \\u escape at line 1, column 10"
+      ),
     ])
   func malformed(text: String, message: String) {
-    #expect(throws: MovieDataError(path: "f.json", problem: String(message.dropFirst("f.json: ".count)))) {
+    #expect(
+      throws: MovieDataError(path: "f.json", problem: String(message.dropFirst("f.json: ".count)))
+    ) {
       try MovieData.decode(Data(text.utf8), path: "f.json")
     }
-    #expect(MovieDataError(path: "f.json", problem: String(message.dropFirst("f.json: ".count))).description == message)
+    #expect(
+      MovieDataError(path: "f.json", problem: String(message.dropFirst("f.json: ".count)))
+        .description == message)
   }
 
   @Test("schema errors name the entry, its id and the path inside it")
@@ -203,12 +232,17 @@ struct MovieDataTests {
     }
     let duplicate = text.replacingOccurrences(of: "\"id\" : \"b\"", with: "\"id\" : \"a\"")
     #expect(problem(duplicate) == "m.json: duplicate id \"a\" (entries 1 and 2)")
-    let wrongType = text.replacingOccurrences(of: "\"duration\" : 20,\n    \"id\" : \"b\"", with: "\"duration\" : \"20\",\n    \"id\" : \"b\"")
-    #expect(problem(wrongType) == "m.json: entry 2 (\"b\"): duration: expected a number, found a string")
+    let wrongType = text.replacingOccurrences(
+      of: "\"duration\" : 20,\n    \"id\" : \"b\"",
+      with: "\"duration\" : \"20\",\n    \"id\" : \"b\"")
+    #expect(
+      problem(wrongType) == "m.json: entry 2 (\"b\"): duration: expected a number, found a string")
     let missingSecond = text.replacingOccurrences(of: ",\n        \"second\" : 0", with: "")
     #expect(problem(missingSecond) == "m.json: entry 1 (\"a\"): markers[0]: missing key \"second\"")
     let nullLabel = text.replacingOccurrences(of: "\"label\" : \"happy\"", with: "\"label\" : null")
-    #expect(problem(nullLabel) == "m.json: entry 1 (\"a\"): markers[0].label: expected a string, found null")
+    #expect(
+      problem(nullLabel)
+        == "m.json: entry 1 (\"a\"): markers[0].label: expected a string, found null")
     let noModel = text.replacingOccurrences(of: "\"model\"", with: "\"modell\"")
     #expect(problem(noModel) == "m.json: entry 1 (\"a\"): missing key \"model\"")
   }
@@ -218,7 +252,9 @@ struct MovieDataTests {
     var movie = sampleMovie("n")
     movie.duration = 7
     movie.seekAhead = 2.5
-    movie.markers = [Marker(confidence: 0.1 + 0.2, cueAt: 12.0, emoji: "😐", label: "neutral", second: 17)]
+    movie.markers = [
+      Marker(confidence: 0.1 + 0.2, cueAt: 12.0, emoji: "😐", label: "neutral", second: 17)
+    ]
     let text = String(decoding: try MovieData.encode([movie]), as: UTF8.self)
     #expect(text.contains("\"duration\" : 7,"))
     #expect(text.contains("\"cueAt\" : 12,"))
@@ -231,18 +267,29 @@ struct MovieDataTests {
   func unwritable() {
     var movie = sampleMovie("bad")
     movie.duration = .nan
-    #expect(throws: MovieDataError(path: "out.json", problem: "entry \"bad\": duration is not a finite number")) {
+    #expect(
+      throws: MovieDataError(
+        path: "out.json", problem: "entry \"bad\": duration is not a finite number")
+    ) {
       try MovieData.encode([movie], path: "out.json")
     }
     movie = sampleMovie("bad")
     movie.markers[0].cueAt = .infinity
-    #expect(throws: MovieDataError(path: "out.json", problem: "entry \"bad\": markers[0].cueAt is not a finite number")) {
+    #expect(
+      throws: MovieDataError(
+        path: "out.json", problem: "entry \"bad\": markers[0].cueAt is not a finite number")
+    ) {
       try MovieData.encode([movie], path: "out.json")
     }
-    #expect(throws: MovieDataError(path: "out.json", problem: "cannot store two movies with the id \"a\"")) {
-      try MovieData.encode([sampleMovie("a"), sampleMovie("b"), sampleMovie("a")], path: "out.json")
+    #expect(
+      throws: MovieDataError(path: "out.json", problem: "cannot store two movies with the id \"a\"")
+    ) {
+      try MovieData.encode(
+        [sampleMovie("a"), sampleMovie("b"), sampleMovie("a")], path: "out.json")
     }
-    #expect(throws: MovieDataError(path: "out.json", problem: "cannot store a movie with an empty id")) {
+    #expect(
+      throws: MovieDataError(path: "out.json", problem: "cannot store a movie with an empty id")
+    ) {
       try MovieData.encode([sampleMovie("")], path: "out.json")
     }
   }

@@ -39,7 +39,10 @@ struct MovieIDTests {
     #expect(cut == String(repeating: "a", count: 63))
     for name in ["A–B—C", "x\ty\nz", "a/b\\c", "ÀÉÎÕÜ", "#1 hit!!"] {
       let id = MovieID.slug(name)
-      #expect(id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
+      #expect(
+        id.unicodeScalars.allSatisfy {
+          ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+        })
     }
   }
 
@@ -49,7 +52,9 @@ struct MovieIDTests {
     #expect(MovieID.unique("movie", taken: ["movie"]) == "movie-2")
     #expect(MovieID.unique("movie", taken: ["movie", "movie-2"]) == "movie-3")
     #expect(
-      MovieID.ids(forFileNames: ["a/Movie.mp4", "b/movie.mkv", "MOVIE!.avi", "movie-2.mp4", "Other.mp4"])
+      MovieID.ids(forFileNames: [
+        "a/Movie.mp4", "b/movie.mkv", "MOVIE!.avi", "movie-2.mp4", "Other.mp4",
+      ])
         == ["movie", "movie-2", "movie-3", "movie-2-2", "other"])
     let long = String(repeating: "x", count: 64)
     let second = MovieID.unique(long, taken: [long])

@@ -17,10 +17,13 @@ struct MovieStoreTests {
     defer { folder.remove() }
     let store = MovieStore(path: folder.file("MovieData.json"))
     #expect(try store.read().isEmpty)
-    let result = try store.merge([MovieUpdate(movie: sampleMovie("b")), MovieUpdate(movie: sampleMovie("a"))])
+    let result = try store.merge([
+      MovieUpdate(movie: sampleMovie("b")), MovieUpdate(movie: sampleMovie("a")),
+    ])
     #expect(result.movies.map(\.id) == ["b", "a"])
     #expect(result.replacedIDs.isEmpty)
-    #expect(try folder.bytes("MovieData.json") == MovieData.encode([sampleMovie("a"), sampleMovie("b")]))
+    #expect(
+      try folder.bytes("MovieData.json") == MovieData.encode([sampleMovie("a"), sampleMovie("b")]))
     #expect(try store.read() == [sampleMovie("a"), sampleMovie("b")])
     #expect(try leftovers(folder).isEmpty)
     #expect(store.lockPath == folder.file(".MovieData.json.lock"))
@@ -32,7 +35,8 @@ struct MovieStoreTests {
     defer { folder.remove() }
     let store = MovieStore(path: folder.file("MovieData.json"))
     try store.merge(["c", "a", "b"].map { MovieUpdate(movie: sampleMovie($0)) })
-    var newer = sampleMovie("b", markers: [Marker(confidence: 0.5, cueAt: 1, emoji: "😱", label: "scary", second: 6)])
+    var newer = sampleMovie(
+      "b", markers: [Marker(confidence: 0.5, cueAt: 1, emoji: "😱", label: "scary", second: 6)])
     newer.duration = 99
     let result = try store.merge([MovieUpdate(movie: newer), MovieUpdate(movie: sampleMovie("d"))])
     #expect(result.replacedIDs == ["b"])
@@ -48,19 +52,24 @@ struct MovieStoreTests {
     try store.merge([MovieUpdate(movie: sampleMovie("film"))])
     let edited = try folder.text("MovieData.json")
       .replacingOccurrences(of: "\"title\" : \"film\"", with: "\"title\" : \"My Film\"")
-      .replacingOccurrences(of: "\"description\" : \"\"", with: "\"description\" : \"Watch with the lights on\"")
+      .replacingOccurrences(
+        of: "\"description\" : \"\"", with: "\"description\" : \"Watch with the lights on\"")
     try folder.write(edited, to: "MovieData.json")
 
     var again = sampleMovie("film", title: "film-from-metadata")
     again.description = "from metadata"
     let kept = try store.merge([MovieUpdate(movie: again)])
-    #expect(kept.movies[0].title == "My Film" && kept.movies[0].description == "Watch with the lights on")
+    #expect(
+      kept.movies[0].title == "My Film" && kept.movies[0].description == "Watch with the lights on")
     #expect(try store.read()[0].title == "My Film")
 
-    let given = try store.merge([MovieUpdate(movie: again, titleGiven: true, descriptionGiven: false)])
+    let given = try store.merge([
+      MovieUpdate(movie: again, titleGiven: true, descriptionGiven: false)
+    ])
     #expect(given.movies[0].title == "film-from-metadata")
     #expect(given.movies[0].description == "Watch with the lights on")
-    let both = try store.merge([MovieUpdate(movie: again, titleGiven: true, descriptionGiven: true)])
+    let both = try store.merge([MovieUpdate(movie: again, titleGiven: true, descriptionGiven: true)]
+    )
     #expect(both.movies[0].description == "from metadata")
   }
 
@@ -80,10 +89,12 @@ struct MovieStoreTests {
     try store.merge([MovieUpdate(movie: sampleMovie("redo"))])
     let text = try folder.text("MovieData.json")
     #expect(text.contains("\"rating\" : \"PG\""))
-    #expect(text.contains("\"tags\" : [\n      \"a\",\n      {\n        \"b\" : null\n      }\n    ]"))
+    #expect(
+      text.contains("\"tags\" : [\n      \"a\",\n      {\n        \"b\" : null\n      }\n    ]"))
     #expect(text.contains("\"note\" : \"n\""))
     #expect(text.contains("\"rating\" : \"R\""))  // the replaced entry keeps its own extra key
-    #expect(text.components(separatedBy: "\"trainedOn\"").count == 2)  // only the untouched model keeps it
+    // Only the untouched model keeps it.
+    #expect(text.components(separatedBy: "\"trainedOn\"").count == 2)
     #expect(!text.contains("0.0"))
     #expect(try store.read().map(\.id) == ["kept", "redo"])
   }
@@ -100,7 +111,10 @@ struct MovieStoreTests {
     do {
       try store.merge([MovieUpdate(movie: sampleMovie("b"))])
     } catch {
-      #expect(error.description == "\(path): not valid JSON: unexpected end of file, expected ',' or '}' at line 2, column 1")
+      #expect(
+        error.description
+          == "\(path): not valid JSON: unexpected end of file, expected ',' or '}' at line 2, column 1"
+      )
     }
     #expect(throws: MovieDataError.self) { try store.read() }
     #expect(try folder.bytes("MovieData.json") == Data(broken.utf8))
@@ -122,7 +136,9 @@ struct MovieStoreTests {
         // processes would (flock locks belong to the open file description).
         for round in 0..<3 {
           do {
-            try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie(id, title: "\(id) round \(round)"))])
+            try MovieStore(path: path).merge([
+              MovieUpdate(movie: sampleMovie(id, title: "\(id) round \(round)"))
+            ])
           } catch {
             failures.add("\(error)")
           }
@@ -163,7 +179,8 @@ struct MovieStoreTests {
 
   @Test(
     "an unwritable folder is an error and the previous file stays",
-    .enabled(if: geteuid() != 0, "root ignores folder permissions; failedWrite covers the same paths"))
+    .enabled(
+      if: geteuid() != 0, "root ignores folder permissions; failedWrite covers the same paths"))
   func unwritableFolder() throws {
     let folder = try ScratchFolder("store")
     defer { folder.remove() }
@@ -171,7 +188,9 @@ struct MovieStoreTests {
     try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("a"))])
     let before = try folder.bytes("MovieData.json")
     chmod(folder.path, 0o555)
-    #expect(throws: MovieDataError.self) { try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("b"))]) }
+    #expect(throws: MovieDataError.self) {
+      try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("b"))])
+    }
     chmod(folder.path, 0o755)
     #expect(try folder.bytes("MovieData.json") == before)
     #expect(try leftovers(folder).isEmpty)
@@ -187,12 +206,16 @@ struct MovieStoreTests {
     let before = try folder.bytes("MovieData.json")
     var bad = sampleMovie("b")
     bad.seekAhead = .nan
-    #expect(throws: MovieDataError(path: path, problem: "entry \"b\": seekAhead is not a finite number")) {
+    #expect(
+      throws: MovieDataError(path: path, problem: "entry \"b\": seekAhead is not a finite number")
+    ) {
       try store.merge([MovieUpdate(movie: bad)])
     }
     #expect(try folder.bytes("MovieData.json") == before)
     // Several updates for one id: the last one wins.
-    let result = try store.merge([MovieUpdate(movie: bad), MovieUpdate(movie: sampleMovie("b", title: "B"), titleGiven: true)])
+    let result = try store.merge([
+      MovieUpdate(movie: bad), MovieUpdate(movie: sampleMovie("b", title: "B"), titleGiven: true),
+    ])
     #expect(result.movies.map(\.title) == ["B"] && result.replacedIDs.isEmpty)
     #expect(try leftovers(folder).isEmpty)
   }
@@ -200,7 +223,11 @@ struct MovieStoreTests {
   @Test("a missing folder is an error naming the file")
   func missingFolder() throws {
     let path = "/nonexistent-leamoji-\(UUID().uuidString)/MovieData.json"
-    #expect(throws: MovieDataError(path: path, problem: "the folder \((path as NSString).deletingLastPathComponent) does not exist")) {
+    #expect(
+      throws: MovieDataError(
+        path: path,
+        problem: "the folder \((path as NSString).deletingLastPathComponent) does not exist")
+    ) {
       try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("a"))])
     }
     #expect(try MovieStore(path: path).read().isEmpty)
@@ -219,7 +246,8 @@ struct MovieStoreTests {
     let busy = open(folder.file(".MovieData.json.leamoji-4243-7c.tmp"), O_RDONLY | O_CLOEXEC)
     try #require(busy >= 0 && flock(busy, LOCK_EX) == 0)
     defer { close(busy) }
-    try MovieStore(path: folder.file("MovieData.json")).merge([MovieUpdate(movie: sampleMovie("a"))])
+    try MovieStore(path: folder.file("MovieData.json")).merge([MovieUpdate(movie: sampleMovie("a"))]
+    )
     let left = try folder.names()
     #expect(
       left == [
@@ -232,8 +260,10 @@ struct MovieStoreTests {
   func symlink() throws {
     let folder = try ScratchFolder("store")
     defer { folder.remove() }
-    try FileManager.default.createDirectory(atPath: folder.file("real"), withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: folder.file("link.json"), withDestinationPath: "real/data.json")
+    try FileManager.default.createDirectory(
+      atPath: folder.file("real"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("link.json"), withDestinationPath: "real/data.json")
     try MovieStore(path: folder.file("link.json")).merge([MovieUpdate(movie: sampleMovie("a"))])
     let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("link.json"))
     #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)

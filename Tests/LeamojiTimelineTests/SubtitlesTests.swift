@@ -82,7 +82,9 @@ struct SubtitlesTests {
     #expect(Subtitles.webVTT(markers: [], duration: 10) == "WEBVTT\n")
     #expect(Subtitles.srt(markers: [], duration: 10) == "")
     let odd = [Marker(confidence: 1, cueAt: 0, emoji: "❔", label: "<b>{x}\nline", second: 0)]
-    #expect(Subtitles.srt(markers: odd, duration: 1) == "1\n00:00:00,000 --> 00:00:01,000\n❔ ‹b›(x) line\n")
+    #expect(
+      Subtitles.srt(markers: odd, duration: 1)
+        == "1\n00:00:00,000 --> 00:00:01,000\n❔ ‹b›(x) line\n")
     #expect(Subtitles.webVTT(markers: odd, duration: 1).hasSuffix("\n❔ &lt;b&gt;{x} line\n"))
   }
 
@@ -99,18 +101,23 @@ struct SubtitlesTests {
       let path = folder.file(name)
       // The demuxer alone (stream copy), then the decoder (converted to the other format).
       let copy = try ExternalTool.run(
-        "ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-c", "copy", "-f", "null", "-"])
+        "ffmpeg",
+        ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-c", "copy", "-f", "null", "-"])
       #expect(copy.status == 0 && copy.stderr.isEmpty, "\(name): \(copy.stderr)")
-      let convert = try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-f", otherFormat, "-"])
+      let convert = try ExternalTool.run(
+        "ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-f", otherFormat, "-"])
       #expect(convert.status == 0 && convert.stderr.isEmpty, "\(name): \(convert.stderr)")
       #expect(convert.stdout.contains("😱 in 5 s") && convert.stdout.contains("😱 scary"))
 
-      let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-show_packets", "-of", "json", path])
+      let probe = try ExternalTool.run(
+        "ffprobe", ["-v", "error", "-show_packets", "-of", "json", path])
       #expect(probe.status == 0 && probe.stderr.isEmpty, "\(name): \(probe.stderr)")
       let times = try packetTimes(probe.stdout)
       #expect(times.count == Self.expectedTimes.count, "\(name)")
       for (found, expected) in zip(times, Self.expectedTimes) {
-        #expect(abs(found.0 - expected.0) < 0.0005 && abs(found.0 + found.1 - expected.1) < 0.0005, "\(name)")
+        #expect(
+          abs(found.0 - expected.0) < 0.0005 && abs(found.0 + found.1 - expected.1) < 0.0005,
+          "\(name)")
       }
     }
   }

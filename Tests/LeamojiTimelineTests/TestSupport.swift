@@ -6,7 +6,8 @@ struct ScratchFolder {
   let path: String
 
   init(_ label: String = "timeline") throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("leamoji-\(label)-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "leamoji-\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     path = url.path
   }
@@ -14,13 +15,17 @@ struct ScratchFolder {
   func file(_ name: String) -> String { path + "/" + name }
 
   /// Every name in the folder, hidden ones included, sorted.
-  func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+  func names() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+  }
 
   func write(_ text: String, to name: String) throws {
     try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
   }
 
-  func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file(name))) }
+  func bytes(_ name: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: file(name)))
+  }
 
   func text(_ name: String) throws -> String { String(decoding: try bytes(name), as: UTF8.self) }
 
@@ -67,7 +72,8 @@ enum ExternalTool {
   }
 
   static func find(_ tool: String) -> String? {
-    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":")
     for folder in paths + ["/usr/bin", "/usr/local/bin"] {
       let candidate = "\(folder)/\(tool)"
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

@@ -182,7 +182,6 @@ struct FrameSamplerTests {
     }
   }
 
-
   @Test("a PNG named .mp4 is a one-frame video: one sample at t = 0")
   func pngNamedMP4() throws {
     let store = FixtureStore.shared

@@ -31,19 +31,29 @@ struct MediaErrorTests {
     let messages: [(MediaError, String)] = [
       (.notFound(path: path), "clip.mp4: no such file"),
       (.isDirectory(path: path), "clip.mp4: is a directory, not a video or image file"),
-      (.unreadable(path: path, reason: "Permission denied"),
-        "clip.mp4: cannot be read (Permission denied)"),
+      (
+        .unreadable(path: path, reason: "Permission denied"),
+        "clip.mp4: cannot be read (Permission denied)"
+      ),
       (.notMedia(path: path), "clip.mp4: not a video or image file that FFmpeg can read"),
       (.noVideoStream(path: path), "clip.mp4: has no video stream (audio only?)"),
-      (.noDecoder(path: path, codec: "prores"),
-        "clip.mp4: no decoder for the prores codec in this FFmpeg"),
-      (.corrupt(path: path, reason: "no decodable video frame"),
-        "clip.mp4: corrupt or truncated (no decodable video frame)"),
-      (.tooLarge(path: path, width: 20000, height: 100),
+      (
+        .noDecoder(path: path, codec: "prores"),
+        "clip.mp4: no decoder for the prores codec in this FFmpeg"
+      ),
+      (
+        .corrupt(path: path, reason: "no decodable video frame"),
+        "clip.mp4: corrupt or truncated (no decodable video frame)"
+      ),
+      (
+        .tooLarge(path: path, width: 20000, height: 100),
         "clip.mp4: the picture size 20000x100 is larger than leamoji reads"
-          + " (at most 8192x4320 pixels, or 16384 on a side)"),
-      (.encodingFailed(reason: "png: Invalid argument"),
-        "image encoding failed (png: Invalid argument)"),
+          + " (at most 8192x4320 pixels, or 16384 on a side)"
+      ),
+      (
+        .encodingFailed(reason: "png: Invalid argument"),
+        "image encoding failed (png: Invalid argument)"
+      ),
     ]
     for (error, message) in messages {
       #expect(error.description == message)

@@ -73,7 +73,8 @@ struct VideoPlaybackTests {
     #expect(FrameIndexPattern.frameIndex(in: try playback.image(size: Self.size)) == 0)
   }
 
-  @Test("pictures are upright at the size asked for", arguments: [Fixture.rotatedCW90, .rotated180])
+  @Test(
+    "pictures are upright at the size asked for", arguments: [Fixture.rotatedCW90, .rotated180])
   func uprightPictures(_ fixture: Fixture) throws {
     let video = try fixture.video
     let playback = try VideoPlayback(path: video.path)

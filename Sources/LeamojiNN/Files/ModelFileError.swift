@@ -67,16 +67,20 @@ public struct ModelFileError: Error, Equatable, Sendable, CustomStringConvertibl
       switch self {
       case .fileNotFound: return "no such file"
       case .unreadable(let r): return "cannot read the file: \(r)"
-      case .truncated(let n): return "truncated file: \(n) bytes, a safetensors file needs at least 8"
+      case .truncated(let n):
+        return "truncated file: \(n) bytes, a safetensors file needs at least 8"
       case .headerLengthOutOfRange(let l, let a):
-        return "header length \(l) does not fit the \(a) bytes after it (corrupt or not safetensors)"
+        return
+          "header length \(l) does not fit the \(a) bytes after it (corrupt or not safetensors)"
       case .headerNotJSON(let r): return "header is not valid JSON: \(r)"
       case .headerNotObject: return "header is not a JSON object"
       case .malformedTensorEntry(let t, let r): return "tensor \(t): \(r)"
-      case .unsupportedDType(let t, let d): return "tensor \(t) has dtype \(d); only F32 is supported"
+      case .unsupportedDType(let t, let d):
+        return "tensor \(t) has dtype \(d); only F32 is supported"
       case .shapeMismatchesData(let t, let s, let b):
         return "tensor \(t): shape \(s) does not match its \(b) data bytes"
-      case .overlappingTensors(let a, let b): return "tensors \(a) and \(b) overlap in the data section"
+      case .overlappingTensors(let a, let b):
+        return "tensors \(a) and \(b) overlap in the data section"
       case .gapInData(let after, let o):
         return "unused bytes at data offset \(o)" + (after.map { " after tensor \($0)" } ?? "")
       case .tensorOutsideData(let t, let e, let d):
@@ -84,12 +88,15 @@ public struct ModelFileError: Error, Equatable, Sendable, CustomStringConvertibl
       case .metadataNotStrings(let r): return "__metadata__ must map strings to strings: \(r)"
       case .missingMetadata(let k): return "missing metadata entry \"\(k)\""
       case .malformedMetadata(let k, let r): return "metadata entry \"\(k)\" is malformed: \(r)"
-      case .wrongFormat(let f): return "not a leamoji model (format \"\(f)\", expected \"leamoji-cnn\")"
-      case .unsupportedVersion(let v): return "unsupported model version \"\(v)\" (this leamoji reads version 1)"
+      case .wrongFormat(let f):
+        return "not a leamoji model (format \"\(f)\", expected \"leamoji-cnn\")"
+      case .unsupportedVersion(let v):
+        return "unsupported model version \"\(v)\" (this leamoji reads version 1)"
       case .invalidLayers(let r): return "layer description is invalid: \(r)"
       case .missingTensor(let n): return "missing tensor \(n)"
       case .unexpectedTensor(let n): return "tensor \(n) belongs to no layer"
-      case .tensorShapeMismatch(let n, let e, let f): return "tensor \(n) has shape \(f), the layers need \(e)"
+      case .tensorShapeMismatch(let n, let e, let f):
+        return "tensor \(n) has shape \(f), the layers need \(e)"
       case .nonFiniteWeights(let t): return "tensor \(t) contains NaN or infinite values"
       case .writeFailed(let r): return "cannot write the file: \(r)"
       }

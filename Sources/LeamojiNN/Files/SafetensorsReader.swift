@@ -36,8 +36,12 @@ extension SafetensorsFile {
   ///   entry; a dtype other than F32; a shape that disagrees with its byte range; overlapping
   ///   tensors, holes or trailing bytes in the data section; a tensor past its end; metadata
   ///   that is not strings.
-  public static func decode(_ bytes: [UInt8], path: String) throws(ModelFileError) -> SafetensorsFile {
-    func fail(_ p: ModelFileError.Problem) -> ModelFileError { ModelFileError(path: path, problem: p) }
+  public static func decode(_ bytes: [UInt8], path: String) throws(ModelFileError)
+    -> SafetensorsFile
+  {
+    func fail(_ p: ModelFileError.Problem) -> ModelFileError {
+      ModelFileError(path: path, problem: p)
+    }
 
     guard bytes.count >= 8 else { throw fail(.truncated(size: bytes.count)) }
     var length: UInt64 = 0
@@ -114,23 +118,34 @@ extension SafetensorsFile {
   private static func parseEntry(
     _ name: String, _ value: JSONValue, fail: (ModelFileError.Problem) -> ModelFileError
   ) throws(ModelFileError) -> (shape: [Int], begin: Int, end: Int) {
-    func malformed(_ r: String) -> ModelFileError { fail(.malformedTensorEntry(tensor: name, reason: r)) }
-    guard case .object(let fields) = value else { throw malformed("entry is \(value.kind), expected an object") }
-    guard case .string(let dtype)? = fields["dtype"] else { throw malformed("missing string \"dtype\"") }
-    guard case .array(let dims)? = fields["shape"] else { throw malformed("missing array \"shape\"") }
+    func malformed(_ r: String) -> ModelFileError {
+      fail(.malformedTensorEntry(tensor: name, reason: r))
+    }
+    guard case .object(let fields) = value else {
+      throw malformed("entry is \(value.kind), expected an object")
+    }
+    guard case .string(let dtype)? = fields["dtype"] else {
+      throw malformed("missing string \"dtype\"")
+    }
+    guard case .array(let dims)? = fields["shape"] else {
+      throw malformed("missing array \"shape\"")
+    }
     guard case .array(let offsets)? = fields["data_offsets"] else {
       throw malformed("missing array \"data_offsets\"")
     }
     var shape: [Int] = []
     for d in dims {
-      guard case .int(let n) = d, n >= 0 else { throw malformed("shape must hold non-negative integers") }
+      guard case .int(let n) = d, n >= 0 else {
+        throw malformed("shape must hold non-negative integers")
+      }
       shape.append(n)
     }
     guard offsets.count == 2, case .int(let begin) = offsets[0], case .int(let end) = offsets[1],
       begin >= 0, begin <= end
     else { throw malformed("data_offsets must be [begin, end] with 0 <= begin <= end") }
     guard dtype == "F32" else { throw fail(.unsupportedDType(tensor: name, dtype: dtype)) }
-    let (bytes, overflow) = (Tensor.checkedElementCount(shape) ?? Int.max).multipliedReportingOverflow(by: 4)
+    let (bytes, overflow) = (Tensor.checkedElementCount(shape) ?? Int.max)
+      .multipliedReportingOverflow(by: 4)
     guard !overflow, bytes == end - begin else {
       throw fail(.shapeMismatchesData(tensor: name, shape: shape, byteCount: end - begin))
     }

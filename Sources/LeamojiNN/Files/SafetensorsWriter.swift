@@ -28,7 +28,8 @@ public struct SafetensorsFile: Equatable, Sendable {
     var offset = 0
     for name in names {
       let t = tensors[name]!
-      header[name] = .tensor(TensorEntry(dtype: "F32", shape: t.shape, data_offsets: [offset, offset + 4 * t.count]))
+      header[name] = .tensor(
+        TensorEntry(dtype: "F32", shape: t.shape, data_offsets: [offset, offset + 4 * t.count]))
       offset += 4 * t.count
     }
     if !metadata.isEmpty { header["__metadata__"] = .metadata(metadata) }

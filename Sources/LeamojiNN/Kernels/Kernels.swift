@@ -16,7 +16,9 @@ enum Kernels {
   typealias V4 = SIMD4<Float>
 
   @inline(__always)
-  static func load(_ p: UnsafePointer<Float>) -> Vec { UnsafeRawPointer(p).loadUnaligned(as: Vec.self) }
+  static func load(_ p: UnsafePointer<Float>) -> Vec {
+    UnsafeRawPointer(p).loadUnaligned(as: Vec.self)
+  }
 
   @inline(__always)
   static func store(_ v: Vec, _ p: UnsafeMutablePointer<Float>) {
@@ -24,7 +26,9 @@ enum Kernels {
   }
 
   @inline(__always)
-  static func load4(_ p: UnsafePointer<Float>) -> V4 { UnsafeRawPointer(p).loadUnaligned(as: V4.self) }
+  static func load4(_ p: UnsafePointer<Float>) -> V4 {
+    UnsafeRawPointer(p).loadUnaligned(as: V4.self)
+  }
 
   @inline(__always)
   static func store4(_ v: V4, _ p: UnsafeMutablePointer<Float>) {
@@ -62,11 +66,13 @@ enum Kernels {
     while j0 < n {
       let cols = min(panel, n - j0)
       for t in 0..<tiles {
-        gemm4Rows(cols: cols, ld: n, k: k, packed: packed + t * k * 4, b: b + j0, c: c + (4 * t * n + j0))
+        gemm4Rows(
+          cols: cols, ld: n, k: k, packed: packed + t * k * 4, b: b + j0, c: c + (4 * t * n + j0))
       }
       for i in (4 * tiles)..<m {
-        gemm1Row(cols: cols, ld: n, k: k, a: a + i &* aRowStride, aColStride: aColStride,
-                 b: b + j0, c: c + (i &* n &+ j0))
+        gemm1Row(
+          cols: cols, ld: n, k: k, a: a + i &* aRowStride, aColStride: aColStride,
+          b: b + j0, c: c + (i &* n &+ j0))
       }
       j0 += cols
     }
@@ -76,31 +82,58 @@ enum Kernels {
   /// `A` pre-broadcast (`packed[p * 4 + r]` holds `a(r, p)` in every lane).
   @inline(__always)
   private static func gemm4Rows(
-    cols: Int, ld: Int, k: Int, packed: UnsafePointer<V4>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>
+    cols: Int, ld: Int, k: Int, packed: UnsafePointer<V4>, b: UnsafePointer<Float>,
+    c: UnsafeMutablePointer<Float>
   ) {
-    let c0 = c, c1 = c + ld, c2 = c1 + ld, c3 = c2 + ld
+    let c0 = c
+    let c1 = c + ld
+    let c2 = c1 + ld
+    let c3 = c2 + ld
     var j = 0
     while j + 8 <= cols {
-      var s0a = load4(c0 + j), s0b = load4(c0 + j + 4), s1a = load4(c1 + j), s1b = load4(c1 + j + 4)
-      var s2a = load4(c2 + j), s2b = load4(c2 + j + 4), s3a = load4(c3 + j), s3b = load4(c3 + j + 4)
+      var s0a = load4(c0 + j)
+      var s0b = load4(c0 + j + 4)
+      var s1a = load4(c1 + j)
+      var s1b = load4(c1 + j + 4)
+      var s2a = load4(c2 + j)
+      var s2b = load4(c2 + j + 4)
+      var s3a = load4(c3 + j)
+      var s3b = load4(c3 + j + 4)
       var bp = b + j
       var ap = packed
       for _ in 0..<k {
-        let ba = load4(bp), bb = load4(bp + 4)
-        let x0 = ap[0], x1 = ap[1], x2 = ap[2], x3 = ap[3]
-        s0a += ba * x0; s0b += bb * x0
-        s1a += ba * x1; s1b += bb * x1
-        s2a += ba * x2; s2b += bb * x2
-        s3a += ba * x3; s3b += bb * x3
+        let ba = load4(bp)
+        let bb = load4(bp + 4)
+        let x0 = ap[0]
+        let x1 = ap[1]
+        let x2 = ap[2]
+        let x3 = ap[3]
+        s0a += ba * x0
+        s0b += bb * x0
+        s1a += ba * x1
+        s1b += bb * x1
+        s2a += ba * x2
+        s2b += bb * x2
+        s3a += ba * x3
+        s3b += bb * x3
         bp += ld
         ap += 4
       }
-      store4(s0a, c0 + j); store4(s0b, c0 + j + 4); store4(s1a, c1 + j); store4(s1b, c1 + j + 4)
-      store4(s2a, c2 + j); store4(s2b, c2 + j + 4); store4(s3a, c3 + j); store4(s3b, c3 + j + 4)
+      store4(s0a, c0 + j)
+      store4(s0b, c0 + j + 4)
+      store4(s1a, c1 + j)
+      store4(s1b, c1 + j + 4)
+      store4(s2a, c2 + j)
+      store4(s2b, c2 + j + 4)
+      store4(s3a, c3 + j)
+      store4(s3b, c3 + j + 4)
       j += 8
     }
     while j < cols {
-      var s0 = c0[j], s1 = c1[j], s2 = c2[j], s3 = c3[j]
+      var s0 = c0[j]
+      var s1 = c1[j]
+      var s2 = c2[j]
+      var s3 = c3[j]
       var bp = b + j
       var ap = packed
       for _ in 0..<k {
@@ -112,7 +145,10 @@ enum Kernels {
         bp += ld
         ap += 4
       }
-      c0[j] = s0; c1[j] = s1; c2[j] = s2; c3[j] = s3
+      c0[j] = s0
+      c1[j] = s1
+      c2[j] = s2
+      c3[j] = s3
       j += 1
     }
   }
@@ -156,9 +192,12 @@ enum Kernels {
   /// is long. Every element is summed the same way on every path: four lanes over `k` in
   /// steps of 4, lanes combined as `(l0 + l1) + (l2 + l3)`, then the leftover `k % 4` terms.
   static func gemmNT(
-    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>
+    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+    c: UnsafeMutablePointer<Float>
   ) {
-    @inline(__always) func finish(_ v: V4, _ ra: UnsafePointer<Float>, _ rb: UnsafePointer<Float>, _ k4: Int) -> Float {
+    @inline(__always) func finish(
+      _ v: V4, _ ra: UnsafePointer<Float>, _ rb: UnsafePointer<Float>, _ k4: Int
+    ) -> Float {
       var s = (v[0] + v[1]) + (v[2] + v[3])
       for p in k4..<k { s += ra[p] * rb[p] }
       return s
@@ -170,28 +209,51 @@ enum Kernels {
       var j = 0
       while j < n {
         if rows == 4 && j + 2 <= n {
-          let a0 = a + i * k, a1 = a0 + k, a2 = a1 + k, a3 = a2 + k
-          let b0 = b + j * k, b1 = b0 + k
-          var s00 = V4(), s01 = V4(), s10 = V4(), s11 = V4()
-          var s20 = V4(), s21 = V4(), s30 = V4(), s31 = V4()
+          let a0 = a + i * k
+          let a1 = a0 + k
+          let a2 = a1 + k
+          let a3 = a2 + k
+          let b0 = b + j * k
+          let b1 = b0 + k
+          var s00 = V4()
+          var s01 = V4()
+          var s10 = V4()
+          var s11 = V4()
+          var s20 = V4()
+          var s21 = V4()
+          var s30 = V4()
+          var s31 = V4()
           var p = 0
           while p < k4 {
-            let x0 = load4(b0 + p), x1 = load4(b1 + p)
-            let y0 = load4(a0 + p), y1 = load4(a1 + p), y2 = load4(a2 + p), y3 = load4(a3 + p)
-            s00 += y0 * x0; s01 += y0 * x1
-            s10 += y1 * x0; s11 += y1 * x1
-            s20 += y2 * x0; s21 += y2 * x1
-            s30 += y3 * x0; s31 += y3 * x1
+            let x0 = load4(b0 + p)
+            let x1 = load4(b1 + p)
+            let y0 = load4(a0 + p)
+            let y1 = load4(a1 + p)
+            let y2 = load4(a2 + p)
+            let y3 = load4(a3 + p)
+            s00 += y0 * x0
+            s01 += y0 * x1
+            s10 += y1 * x0
+            s11 += y1 * x1
+            s20 += y2 * x0
+            s21 += y2 * x1
+            s30 += y3 * x0
+            s31 += y3 * x1
             p += 4
           }
-          c[i * n + j] += finish(s00, a0, b0, k4); c[i * n + j + 1] += finish(s01, a0, b1, k4)
-          c[(i + 1) * n + j] += finish(s10, a1, b0, k4); c[(i + 1) * n + j + 1] += finish(s11, a1, b1, k4)
-          c[(i + 2) * n + j] += finish(s20, a2, b0, k4); c[(i + 2) * n + j + 1] += finish(s21, a2, b1, k4)
-          c[(i + 3) * n + j] += finish(s30, a3, b0, k4); c[(i + 3) * n + j + 1] += finish(s31, a3, b1, k4)
+          c[i * n + j] += finish(s00, a0, b0, k4)
+          c[i * n + j + 1] += finish(s01, a0, b1, k4)
+          c[(i + 1) * n + j] += finish(s10, a1, b0, k4)
+          c[(i + 1) * n + j + 1] += finish(s11, a1, b1, k4)
+          c[(i + 2) * n + j] += finish(s20, a2, b0, k4)
+          c[(i + 2) * n + j + 1] += finish(s21, a2, b1, k4)
+          c[(i + 3) * n + j] += finish(s30, a3, b0, k4)
+          c[(i + 3) * n + j + 1] += finish(s31, a3, b1, k4)
           j += 2
         } else {
           for r in i..<(i + rows) {
-            let ra = a + r * k, rb = b + j * k
+            let ra = a + r * k
+            let rb = b + j * k
             var acc = V4()
             var p = 0
             while p < k4 {
@@ -226,7 +288,8 @@ enum Kernels {
 
   /// `dx[i] = y[i] > 0 ? dy[i] : 0`: the ReLU gradient given its output `y`.
   static func reluBackward(
-    _ y: UnsafePointer<Float>, _ dy: UnsafePointer<Float>, _ dx: UnsafeMutablePointer<Float>, _ count: Int
+    _ y: UnsafePointer<Float>, _ dy: UnsafePointer<Float>, _ dx: UnsafeMutablePointer<Float>,
+    _ count: Int
   ) {
     var i = 0
     while i + 8 <= count {

@@ -12,7 +12,9 @@ public struct ReLU: Layer {
   public func forward(_ input: Tensor) -> Tensor {
     var y = Tensor(shape: input.shape)
     input.data.withUnsafeBufferPointer { x in
-      y.data.withUnsafeMutableBufferPointer { o in Kernels.relu(x.baseAddress!, o.baseAddress!, o.count) }
+      y.data.withUnsafeMutableBufferPointer { o in
+        Kernels.relu(x.baseAddress!, o.baseAddress!, o.count)
+      }
     }
     return y
   }
@@ -45,7 +47,9 @@ public struct Flatten: Layer {
   }
 
   public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] {
-    guard let n = Tensor.checkedElementCount(s) else { throw LayerShapeError("flatten: shape \(s) too large") }
+    guard let n = Tensor.checkedElementCount(s) else {
+      throw LayerShapeError("flatten: shape \(s) too large")
+    }
     return [n]
   }
 

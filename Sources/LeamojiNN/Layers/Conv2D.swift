@@ -34,7 +34,8 @@ public struct Conv2D: Layer {
 
   /// A convolution with given weights `[out, in, k, k]` and bias `[out]`.
   public init(name: String, stride: Int = 1, padding: Int = 1, weight: Tensor, bias: Tensor) {
-    precondition(weight.rank == 4 && weight.shape[2] == weight.shape[3], "conv weight must be [out, in, k, k]")
+    precondition(
+      weight.rank == 4 && weight.shape[2] == weight.shape[3], "conv weight must be [out, in, k, k]")
     precondition(bias.shape == [weight.shape[0]], "conv bias must be [out]")
     self.name = name
     self.outChannels = weight.shape[0]
@@ -47,14 +48,16 @@ public struct Conv2D: Layer {
   }
 
   public var spec: LayerSpec {
-    .conv2d(name: name, inChannels: inChannels, outChannels: outChannels, kernel: kernel,
-            stride: stride, padding: padding)
+    .conv2d(
+      name: name, inChannels: inChannels, outChannels: outChannels, kernel: kernel,
+      stride: stride, padding: padding)
   }
 
   public var parameters: [Tensor] {
     get { [weight, bias] }
     set {
-      precondition(newValue.count == 2 && newValue[0].shape == weight.shape && newValue[1].shape == bias.shape)
+      precondition(
+        newValue.count == 2 && newValue[0].shape == weight.shape && newValue[1].shape == bias.shape)
       weight = newValue[0]
       bias = newValue[1]
     }
@@ -66,33 +69,41 @@ public struct Conv2D: Layer {
     }
     let g = window(s)
     guard s[1] + 2 * padding >= kernel, s[2] + 2 * padding >= kernel else {
-      throw LayerShapeError("conv2d \(name): input \(s[1])x\(s[2]) is smaller than its kernel \(kernel)")
+      throw LayerShapeError(
+        "conv2d \(name): input \(s[1])x\(s[2]) is smaller than its kernel \(kernel)")
     }
     return [outChannels, g.outHeight, g.outWidth]
   }
 
   func window(_ s: [Int]) -> Kernels.Window {
-    Kernels.Window(channels: inChannels, height: s[1], width: s[2], kernel: kernel, stride: stride,
-                   padding: padding)
+    Kernels.Window(
+      channels: inChannels, height: s[1], width: s[2], kernel: kernel, stride: stride,
+      padding: padding)
   }
 
   // y[o, p] = bias[o] + Σ_r W[o, r] · col[r, p]      (r = (c, ky, kx), p = (oy, ox))
   public func forward(_ input: Tensor) -> Tensor {
     let g = window(input.shape)
-    let positions = g.positions, patch = g.patchSize
+    let positions = g.positions
+    let patch = g.patchSize
     var col = [Float](repeating: 0, count: patch * positions)
     var out = [Float](repeating: 0, count: outChannels * positions)
     input.data.withUnsafeBufferPointer { x in
-      col.withUnsafeMutableBufferPointer { c in Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!) }
+      col.withUnsafeMutableBufferPointer { c in
+        Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
+      }
     }
     out.withUnsafeMutableBufferPointer { y in
       bias.data.withUnsafeBufferPointer { b in
-        for o in 0..<outChannels { (y.baseAddress! + o * positions).update(repeating: b[o], count: positions) }
+        for o in 0..<outChannels {
+          (y.baseAddress! + o * positions).update(repeating: b[o], count: positions)
+        }
       }
       weight.data.withUnsafeBufferPointer { w in
         col.withUnsafeBufferPointer { c in
-          Kernels.gemm(m: outChannels, n: positions, k: patch, a: w.baseAddress!, aRowStride: patch,
-                       aColStride: 1, b: c.baseAddress!, c: y.baseAddress!)
+          Kernels.gemm(
+            m: outChannels, n: positions, k: patch, a: w.baseAddress!, aRowStride: patch,
+            aColStride: 1, b: c.baseAddress!, c: y.baseAddress!)
         }
       }
     }
@@ -107,19 +118,25 @@ public struct Conv2D: Layer {
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
     let g = window(input.shape)
-    let positions = g.positions, patch = g.patchSize
+    let positions = g.positions
+    let patch = g.patchSize
     var col = [Float](repeating: 0, count: patch * positions)
     input.data.withUnsafeBufferPointer { x in
-      col.withUnsafeMutableBufferPointer { c in Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!) }
+      col.withUnsafeMutableBufferPointer { c in
+        Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
+      }
     }
     outputGradient.data.withUnsafeBufferPointer { dy in
       parameterGradients[1].data.withUnsafeMutableBufferPointer { db in
-        for o in 0..<outChannels { db[o] += Kernels.sum(dy.baseAddress! + o * positions, positions) }
+        for o in 0..<outChannels {
+          db[o] += Kernels.sum(dy.baseAddress! + o * positions, positions)
+        }
       }
       parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
         col.withUnsafeBufferPointer { c in
-          Kernels.gemmNT(m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
-                         c: dw.baseAddress!)
+          Kernels.gemmNT(
+            m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
+            c: dw.baseAddress!)
         }
       }
     }
@@ -128,14 +145,17 @@ public struct Conv2D: Layer {
     weight.data.withUnsafeBufferPointer { w in
       outputGradient.data.withUnsafeBufferPointer { dy in
         dCol.withUnsafeMutableBufferPointer { dc in
-          Kernels.gemm(m: patch, n: positions, k: outChannels, a: w.baseAddress!, aRowStride: 1,
-                       aColStride: patch, b: dy.baseAddress!, c: dc.baseAddress!)
+          Kernels.gemm(
+            m: patch, n: positions, k: outChannels, a: w.baseAddress!, aRowStride: 1,
+            aColStride: patch, b: dy.baseAddress!, c: dc.baseAddress!)
         }
       }
     }
     var dx = Tensor(shape: input.shape)
     dCol.withUnsafeBufferPointer { dc in
-      dx.data.withUnsafeMutableBufferPointer { d in Kernels.col2imAdd(g, col: dc.baseAddress!, input: d.baseAddress!) }
+      dx.data.withUnsafeMutableBufferPointer { d in
+        Kernels.col2imAdd(g, col: dc.baseAddress!, input: d.baseAddress!)
+      }
     }
     return dx
   }

@@ -44,7 +44,8 @@ public protocol Layer: Sendable {
 public enum LayerSpec: Equatable, Hashable, Sendable {
   /// 2-D convolution with a square kernel; parameters `<name>.weight` `[out, in, kernel, kernel]`
   /// and `<name>.bias` `[out]`.
-  case conv2d(name: String, inChannels: Int, outChannels: Int, kernel: Int, stride: Int, padding: Int)
+  case conv2d(
+    name: String, inChannels: Int, outChannels: Int, kernel: Int, stride: Int, padding: Int)
   /// max(x, 0) element-wise.
   case relu
   /// Max pooling with a square window (no padding, floor division like PyTorch's default).
@@ -88,12 +89,17 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       range.contains(v) ? nil : "\(what) \(v) is outside \(range.lowerBound)...\(range.upperBound)"
     }
     func badName(_ n: String) -> String? {
-      let ok = !n.isEmpty && n.count <= 64
-        && n.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic
-          || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+      let ok =
+        !n.isEmpty && n.count <= 64
+        && n.unicodeScalars.allSatisfy {
+          $0.isASCII
+            && ($0.properties.isAlphabetic
+              || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+        }
       return ok ? nil : "layer name \"\(n)\" must be 1-64 ASCII letters, digits, _ or -"
     }
-    let f = 1...LayerSpec.maxFeatures, w = 1...LayerSpec.maxWindow
+    let f = 1...LayerSpec.maxFeatures
+    let w = 1...LayerSpec.maxWindow
     switch self {
     case .conv2d(let name, let i, let o, let k, let s, let p):
       return badName(name) ?? bad(i, "in", f) ?? bad(o, "out", f) ?? bad(k, "kernel", w)
@@ -112,7 +118,8 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   /// pooling and a linear classifier named `fc`.
   public static func defaultArchitecture(classes: Int, inputChannels: Int = 3) -> [LayerSpec] {
     [
-      .conv2d(name: "conv1", inChannels: inputChannels, outChannels: 16, kernel: 3, stride: 1, padding: 1),
+      .conv2d(
+        name: "conv1", inChannels: inputChannels, outChannels: 16, kernel: 3, stride: 1, padding: 1),
       .relu, .maxPool2d(kernel: 2, stride: 2),
       .conv2d(name: "conv2", inChannels: 16, outChannels: 32, kernel: 3, stride: 1, padding: 1),
       .relu, .maxPool2d(kernel: 2, stride: 2),
@@ -138,7 +145,8 @@ extension LayerSpec: Codable {
       allowed = [.type, .name, .in, .out, .kernel, .stride, .padding]
       self = .conv2d(
         name: try c.decode(String.self, forKey: .name),
-        inChannels: try c.decode(Int.self, forKey: .in), outChannels: try c.decode(Int.self, forKey: .out),
+        inChannels: try c.decode(Int.self, forKey: .in),
+        outChannels: try c.decode(Int.self, forKey: .out),
         kernel: try c.decode(Int.self, forKey: .kernel),
         stride: try c.decodeIfPresent(Int.self, forKey: .stride) ?? 1,
         padding: try c.decodeIfPresent(Int.self, forKey: .padding) ?? 0)
@@ -159,7 +167,8 @@ extension LayerSpec: Codable {
       allowed = [.type, .name, .in, .out]
       self = .linear(
         name: try c.decode(String.self, forKey: .name),
-        inFeatures: try c.decode(Int.self, forKey: .in), outFeatures: try c.decode(Int.self, forKey: .out))
+        inFeatures: try c.decode(Int.self, forKey: .in),
+        outFeatures: try c.decode(Int.self, forKey: .out))
     default:
       throw DecodingError.dataCorruptedError(
         forKey: .type, in: c, debugDescription: "unknown layer type \"\(type)\"")
@@ -167,9 +176,12 @@ extension LayerSpec: Codable {
     // Reject keys we do not understand (e.g. "dilation"): ignoring them would compute
     // something other than what the file describes.
     let raw = try decoder.container(keyedBy: AnyKey.self)
-    if let extra = raw.allKeys.first(where: { Key(rawValue: $0.stringValue).map { !allowed.contains($0) } ?? true }) {
+    if let extra = raw.allKeys.first(where: {
+      Key(rawValue: $0.stringValue).map { !allowed.contains($0) } ?? true
+    }) {
       throw DecodingError.dataCorruptedError(
-        forKey: .type, in: c, debugDescription: "unsupported key \"\(extra.stringValue)\" for \(type)")
+        forKey: .type, in: c,
+        debugDescription: "unsupported key \"\(extra.stringValue)\" for \(type)")
     }
   }
 

@@ -23,7 +23,9 @@ public struct Linear: Layer {
 
   /// A linear layer with given weights `[out, in]` and bias `[out]`.
   public init(name: String, weight: Tensor, bias: Tensor) {
-    precondition(weight.rank == 2 && bias.shape == [weight.shape[0]], "linear needs weight [out, in], bias [out]")
+    precondition(
+      weight.rank == 2 && bias.shape == [weight.shape[0]],
+      "linear needs weight [out, in], bias [out]")
     self.name = name
     self.outFeatures = weight.shape[0]
     self.inFeatures = weight.shape[1]
@@ -31,12 +33,15 @@ public struct Linear: Layer {
     self.bias = bias
   }
 
-  public var spec: LayerSpec { .linear(name: name, inFeatures: inFeatures, outFeatures: outFeatures) }
+  public var spec: LayerSpec {
+    .linear(name: name, inFeatures: inFeatures, outFeatures: outFeatures)
+  }
 
   public var parameters: [Tensor] {
     get { [weight, bias] }
     set {
-      precondition(newValue.count == 2 && newValue[0].shape == weight.shape && newValue[1].shape == bias.shape)
+      precondition(
+        newValue.count == 2 && newValue[0].shape == weight.shape && newValue[1].shape == bias.shape)
       weight = newValue[0]
       bias = newValue[1]
     }

@@ -19,21 +19,25 @@ public struct MaxPool2D: Layer {
 
   public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] {
     guard s.count == 3, s[1] >= kernel, s[2] >= kernel else {
-      throw LayerShapeError("maxpool2d (kernel \(kernel)) expects [C, H, W] with H, W >= \(kernel) but gets \(s)")
+      throw LayerShapeError(
+        "maxpool2d (kernel \(kernel)) expects [C, H, W] with H, W >= \(kernel) but gets \(s)")
     }
     let g = window(s)
     return [s[0], g.outHeight, g.outWidth]
   }
 
   func window(_ s: [Int]) -> Kernels.Window {
-    Kernels.Window(channels: s[0], height: s[1], width: s[2], kernel: kernel, stride: stride, padding: 0)
+    Kernels.Window(
+      channels: s[0], height: s[1], width: s[2], kernel: kernel, stride: stride, padding: 0)
   }
 
   public func forward(_ input: Tensor) -> Tensor {
     let g = window(input.shape)
     var y = Tensor(shape: [g.channels, g.outHeight, g.outWidth])
     input.data.withUnsafeBufferPointer { x in
-      y.data.withUnsafeMutableBufferPointer { o in Kernels.maxPool(g, input: x.baseAddress!, output: o.baseAddress!) }
+      y.data.withUnsafeMutableBufferPointer { o in
+        Kernels.maxPool(g, input: x.baseAddress!, output: o.baseAddress!)
+      }
     }
     return y
   }
@@ -49,7 +53,8 @@ public struct MaxPool2D: Layer {
     input.data.withUnsafeBufferPointer { x in
       outputGradient.data.withUnsafeBufferPointer { dy in
         dx.data.withUnsafeMutableBufferPointer { d in
-          Kernels.maxPoolBackwardAdd(g, input: x.baseAddress!, gradOutput: dy.baseAddress!, gradInput: d.baseAddress!)
+          Kernels.maxPoolBackwardAdd(
+            g, input: x.baseAddress!, gradOutput: dy.baseAddress!, gradInput: d.baseAddress!)
         }
       }
     }
@@ -74,7 +79,8 @@ public struct GlobalAvgPool: Layer {
   }
 
   public func forward(_ input: Tensor) -> Tensor {
-    let c = input.shape[0], hw = input.shape[1] * input.shape[2]
+    let c = input.shape[0]
+    let hw = input.shape[1] * input.shape[2]
     var y = Tensor(shape: [c])
     input.data.withUnsafeBufferPointer { x in
       for ch in 0..<c { y.data[ch] = Kernels.sum(x.baseAddress! + ch * hw, hw) / Float(hw) }
@@ -88,10 +94,13 @@ public struct GlobalAvgPool: Layer {
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
     guard needsInputGradient else { return nil }
-    let c = input.shape[0], hw = input.shape[1] * input.shape[2]
+    let c = input.shape[0]
+    let hw = input.shape[1] * input.shape[2]
     var dx = Tensor(shape: input.shape)
     dx.data.withUnsafeMutableBufferPointer { d in
-      for ch in 0..<c { (d.baseAddress! + ch * hw).update(repeating: outputGradient.data[ch] / Float(hw), count: hw) }
+      for ch in 0..<c {
+        (d.baseAddress! + ch * hw).update(repeating: outputGradient.data[ch] / Float(hw), count: hw)
+      }
     }
     return dx
   }

@@ -27,7 +27,8 @@ public struct Network: Sendable {
     guard !inputShape.isEmpty, inputShape.allSatisfy({ $0 > 0 && $0 <= 1 << 16 }),
       let n = Tensor.checkedElementCount(inputShape), n <= 1 << 28
     else {
-      throw .invalidInputShape(shape: inputShape, reason: "need 1 to 65536 per dimension, at most 2^28 elements")
+      throw .invalidInputShape(
+        shape: inputShape, reason: "need 1 to 65536 per dimension, at most 2^28 elements")
     }
     var names = Set<String>()
     var shapes = [inputShape]
@@ -62,7 +63,8 @@ public struct Network: Sendable {
     let layers: [any Layer] = specs.map { spec in
       switch spec {
       case .conv2d(let name, let i, let o, let k, let s, let p):
-        return Conv2D(name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, rng: &rng)
+        return Conv2D(
+          name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, rng: &rng)
       case .linear(let name, let i, let o):
         return Linear(name: name, inFeatures: i, outFeatures: o, rng: &rng)
       default:
@@ -81,7 +83,9 @@ public struct Network: Sendable {
     for spec in specs {
       var given: [Tensor] = []
       for (name, shape) in spec.parameterShapes {
-        guard let t = parameters[name] else { throw .parameterMismatch(reason: "missing tensor \(name)") }
+        guard let t = parameters[name] else {
+          throw .parameterMismatch(reason: "missing tensor \(name)")
+        }
         guard t.shape == shape else {
           throw .parameterMismatch(reason: "\(name) has shape \(t.shape), expected \(shape)")
         }
@@ -160,7 +164,8 @@ public struct Network: Sendable {
       throw .parameterMismatch(reason: "\(tensors.count) tensors for \(current.count) parameters")
     }
     for (i, (new, old)) in zip(tensors, current).enumerated() where new.shape != old.shape {
-      throw .parameterMismatch(reason: "\(parameterNames[i]) has shape \(new.shape), expected \(old.shape)")
+      throw .parameterMismatch(
+        reason: "\(parameterNames[i]) has shape \(new.shape), expected \(old.shape)")
     }
     var next = 0
     for l in layers.indices {

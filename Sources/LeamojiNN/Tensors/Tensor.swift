@@ -13,7 +13,8 @@ public struct Tensor: Equatable, Sendable, CustomStringConvertible {
   /// - Precondition: `data.count` equals the product of `shape` (a programming error otherwise).
   public init(shape: [Int], data: [Float]) {
     precondition(shape.allSatisfy { $0 >= 0 }, "negative dimension in \(shape)")
-    precondition(Tensor.elementCount(shape) == data.count, "\(data.count) elements for shape \(shape)")
+    precondition(
+      Tensor.elementCount(shape) == data.count, "\(data.count) elements for shape \(shape)")
     self.shape = shape
     self.data = data
   }

@@ -21,14 +21,18 @@ public struct BatchResult: Equatable, Sendable {
 /// thread count.
 extension Network {
   /// Logits for a batch `[batch] + inputShape`, as `[batch, classes]`.
-  public func logits(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError) -> Tensor {
+  public func logits(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError)
+    -> Tensor
+  {
     let n = try checkBatch(batch)
     let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
     return n == 0 ? Tensor(shape: [0, classCount]) : Tensor.stack(outs)
   }
 
   /// Class probabilities (softmax of the logits) for a batch, as `[batch, classes]`.
-  public func probabilities(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError) -> Tensor {
+  public func probabilities(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError)
+    -> Tensor
+  {
     let z = try logits(batch, threads: threads)
     var p = z
     for b in 0..<z.shape[0] {
@@ -51,8 +55,9 @@ extension Network {
       loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: row, label: labels[b]).loss)
       if SoftmaxCrossEntropy.argmax(row) == labels[b] { correct += 1 }
     }
-    return BatchResult(meanLoss: labels.isEmpty ? 0 : Float(loss / Double(labels.count)),
-                       correct: correct, count: labels.count)
+    return BatchResult(
+      meanLoss: labels.isEmpty ? 0 : Float(loss / Double(labels.count)),
+      correct: correct, count: labels.count)
   }
 
   /// Forward and backward pass of a labelled batch: the mean loss and its gradient with respect
@@ -89,7 +94,8 @@ extension Network {
       }
       start += size
     }
-    let result = BatchResult(meanLoss: n == 0 ? 0 : Float(loss / Double(n)), correct: correct, count: n)
+    let result = BatchResult(
+      meanLoss: n == 0 ? 0 : Float(loss / Double(n)), correct: correct, count: n)
     return (result, total)
   }
 
@@ -117,12 +123,15 @@ extension Network {
   }
 
   /// Loss, correctness and this sample's parameter gradients (already multiplied by `scale`).
-  func backpropSample(_ x: Tensor, label: Int, scale: Float) -> (loss: Float, correct: Bool, gradients: [Tensor]) {
+  func backpropSample(_ x: Tensor, label: Int, scale: Float) -> (
+    loss: Float, correct: Bool, gradients: [Tensor]
+  ) {
     var acts = [x]
     acts.reserveCapacity(layers.count + 1)
     for layer in layers { acts.append(layer.forward(acts[acts.count - 1])) }
     let logits = acts[layers.count]
-    let (loss, dLogits) = SoftmaxCrossEntropy.lossAndGradient(logits: logits, label: label, scale: scale)
+    let (loss, dLogits) = SoftmaxCrossEntropy.lossAndGradient(
+      logits: logits, label: label, scale: scale)
     var grad = dLogits
     var perLayer = layers.map { $0.parameters.map { Tensor(shape: $0.shape) } }
     for i in layers.indices.reversed() {

@@ -31,7 +31,8 @@ public struct SGD: Optimizer {
     if velocity.isEmpty { velocity = parameters.map { Tensor(shape: $0.shape) } }
     precondition(velocity.count == parameters.count, "optimizer used with another network")
     for t in 0..<parameters.count {
-      precondition(parameters[t].shape == gradients[t].shape && velocity[t].shape == parameters[t].shape)
+      precondition(
+        parameters[t].shape == gradients[t].shape && velocity[t].shape == parameters[t].shape)
       let decay = parameters[t].rank >= 2 ? weightDecay : 0
       let (lr, mu) = (learningRate, momentum)
       gradients[t].data.withUnsafeBufferPointer { g in

@@ -62,7 +62,8 @@ struct Canvas {
     if layer.blend == .add && glow.isEmpty {
       glow = [Float](repeating: 0, count: vp.width * vp.height * 3)
     }
-    let job = DrawJob(layer: layer, viewport: vp, dx: dx, dy: dy, gain: gain, invAA: 1 / aa, cols: cols, rows: rows)
+    let job = DrawJob(
+      layer: layer, viewport: vp, dx: dx, dy: dy, gain: gain, invAA: 1 / aa, cols: cols, rows: rows)
     // One specialised pixel loop per shape kind keeps the distance function inlined.
     switch layer.shape {
     case .plane:
@@ -100,7 +101,9 @@ private struct DrawJob {
   /// Visits every pixel of the layer's box, computes coverage from `distance(x, y, column)`
   /// (world coordinates in the layer's frame) and blends the paint in.
   @inline(__always)
-  func run(_ surface: inout [Float], _ glow: inout [Float], _ distance: (Float, Float, Int) -> Float) {
+  func run(
+    _ surface: inout [Float], _ glow: inout [Float], _ distance: (Float, Float, Int) -> Float
+  ) {
     let vp = viewport
     let opacity = layer.opacity
     let emission = layer.emission

@@ -23,7 +23,10 @@ struct Lighting {
     let lights = plan.lights.map { l in
       let g = 1 - l.flicker * flicker
       let r = max(l.radius, 1e-4)
-      return (x: l.x, y: l.y, inv: 1 / (r * r), invHalo: 1 / (r * r * 0.12), c: l.color.scaled(g), h: l.haze)
+      return (
+        x: l.x, y: l.y, inv: 1 / (r * r), invHalo: 1 / (r * r * 0.12), c: l.color.scaled(g),
+        h: l.haze
+      )
     }
     let ambient = plan.grade.ambient
     let vignette = plan.grade.vignette

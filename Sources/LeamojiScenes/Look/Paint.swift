@@ -31,7 +31,9 @@ enum Paint: Sendable {
   }
 
   /// Stripes at `degrees` (0 = vertical bands, 90 = horizontal bands).
-  static func stripes(_ a: Color, _ b: Color, degrees: Float, period: Float, duty: Float = 0.5) -> Paint {
+  static func stripes(_ a: Color, _ b: Color, degrees: Float, period: Float, duty: Float = 0.5)
+    -> Paint
+  {
     let rad = Double(degrees) * PortableMath.pi / 180
     return .stripes(
       a, b, cos: Float(PortableMath.cos(rad)), sin: Float(PortableMath.sin(rad)),

@@ -20,7 +20,9 @@ enum Palette {
   }
   /// Candy colours for balloons, flowers, toys and confetti.
   static func happyAccent(_ rng: inout SceneRandom) -> Color {
-    let hues: [ClosedRange<Float>] = [355...360, 0...12, 25...40, 45...58, 95...130, 190...215, 300...335]
+    let hues: [ClosedRange<Float>] = [
+      355...360, 0...12, 25...40, 45...58, 95...130, 190...215, 300...335,
+    ]
     let hue = rng.pick(hues)
     return rng.color(hue: hue, saturation: 0.65...0.95, value: 0.85...1.0)
   }
@@ -48,7 +50,9 @@ enum Palette {
     rng.color(hue: 20...220, saturation: 0.0...0.08, value: value)
   }
   /// Muted colours with a little hue left: browns, olives, slate blues, sage greens.
-  static func neutralMuted(_ rng: inout SceneRandom, value: ClosedRange<Float> = 0.35...0.7) -> Color {
+  static func neutralMuted(_ rng: inout SceneRandom, value: ClosedRange<Float> = 0.35...0.7)
+    -> Color
+  {
     let hues: [ClosedRange<Float>] = [20...40, 60...100, 100...150, 195...225]
     return rng.color(hue: rng.pick(hues), saturation: 0.1...0.3, value: value)
   }
@@ -61,7 +65,9 @@ enum Palette {
   }
 
   /// Deep night / shadow colour in the scene's cast.
-  static func scaryDark(_ rng: inout SceneRandom, _ cast: ScaryCast, value: ClosedRange<Float> = 0.04...0.14) -> Color {
+  static func scaryDark(
+    _ rng: inout SceneRandom, _ cast: ScaryCast, value: ClosedRange<Float> = 0.04...0.14
+  ) -> Color {
     switch cast {
     case .coldBlue: return rng.color(hue: 205...235, saturation: 0.45...0.8, value: value)
     case .sicklyGreen: return rng.color(hue: 120...170, saturation: 0.35...0.65, value: value)
@@ -80,8 +86,10 @@ enum Palette {
   static func scaryTint(_ cast: ScaryCast, _ rng: inout SceneRandom) -> Color {
     switch cast {
     case .coldBlue: return Color(rng.float(0.7...0.8), rng.float(0.86...0.95), rng.float(1.1...1.2))
-    case .sicklyGreen: return Color(rng.float(0.72...0.82), rng.float(1.02...1.1), rng.float(0.8...0.9))
-    case .bloodRed: return Color(rng.float(1.2...1.32), rng.float(0.55...0.65), rng.float(0.55...0.66))
+    case .sicklyGreen:
+      return Color(rng.float(0.72...0.82), rng.float(1.02...1.1), rng.float(0.8...0.9))
+    case .bloodRed:
+      return Color(rng.float(1.2...1.32), rng.float(0.55...0.65), rng.float(0.55...0.66))
     }
   }
   /// Shadow colour added to the darkest tones (split toning).

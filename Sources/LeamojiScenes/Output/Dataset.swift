@@ -25,7 +25,8 @@ public struct DatasetItem: Hashable, Sendable {
   /// A stable file name, e.g. `happy-00042.png`.
   public var fileName: String {
     let digits = String(index)
-    return "\(mood.rawValue)-\(String(repeating: "0", count: max(0, 5 - digits.count)))\(digits).png"
+    return
+      "\(mood.rawValue)-\(String(repeating: "0", count: max(0, 5 - digits.count)))\(digits).png"
   }
 }
 
@@ -42,7 +43,8 @@ public func datasetItems(perClass: Int, split: DatasetSplit, seed: UInt64) -> [D
   items.reserveCapacity(perClass * Mood.allCases.count)
   for mood in Mood.allCases {
     var used = Set<UInt64>()
-    let base = SceneRandom.mix(SceneRandom.mix(seed, 0xDA7A_5E70 + splitBit), UInt64(mood.index + 1))
+    let base = SceneRandom.mix(
+      SceneRandom.mix(seed, 0xDA7A_5E70 + splitBit), UInt64(mood.index + 1))
     var counter: UInt64 = 0
     for index in 0..<perClass {
       var s: UInt64

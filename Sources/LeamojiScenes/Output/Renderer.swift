@@ -8,13 +8,17 @@ enum Renderer {
     _ plan: ScenePlan, size: PixelSize, camera: SceneCamera, time: Double, grainSeed: UInt32
   ) -> RGBImage {
     let exposure = meterExposure(plan, aspect: Double(size.width) / Double(size.height))
-    let canvas = paint(plan, viewport: Viewport(size: size, camera: camera), camera: camera, time: time)
+    let canvas = paint(
+      plan, viewport: Viewport(size: size, camera: camera), camera: camera, time: time)
     return Finishing.develop(
-      canvas, plan: plan, flicker: plan.flickerSignal(at: time), exposure: exposure, grainSeed: grainSeed)
+      canvas, plan: plan, flicker: plan.flickerSignal(at: time), exposure: exposure,
+      grainSeed: grainSeed)
   }
 
   /// Paints every layer of `plan` onto a fresh canvas.
-  static func paint(_ plan: ScenePlan, viewport: Viewport, camera: SceneCamera, time: Double) -> Canvas {
+  static func paint(_ plan: ScenePlan, viewport: Viewport, camera: SceneCamera, time: Double)
+    -> Canvas
+  {
     var canvas = Canvas(viewport: viewport)
     let signal = plan.flickerSignal(at: time)
     let panX = Float(camera.centerX - 0.5)
@@ -37,7 +41,8 @@ enum Renderer {
     let w = min(max(Int((24 * aspect).rounded()), 8), 96)
     let camera = SceneCamera.standard
     let canvas = paint(
-      plan, viewport: Viewport(size: PixelSize(width: w, height: h), camera: camera), camera: camera, time: 0)
+      plan, viewport: Viewport(size: PixelSize(width: w, height: h), camera: camera),
+      camera: camera, time: 0)
     let mean = Finishing.meter(canvas, plan: plan)
     return min(max(plan.grade.key / max(mean, 1e-3), 0.15), 6)
   }

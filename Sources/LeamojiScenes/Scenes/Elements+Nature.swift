@@ -20,12 +20,15 @@ extension SceneSketch {
   /// A bright disc (sun or moon) with a halo; a crescent when `bite` is given (the colour of
   /// the sky that covers part of it).
   mutating func celestial(
-    x: Float, y: Float, r: Float, color: Color, halo: Float, bite: Color? = nil, biteOffset: Float = 0.35
+    x: Float, y: Float, r: Float, color: Color, halo: Float, bite: Color? = nil,
+    biteOffset: Float = 0.35
   ) {
     glow(x: x, y: y, r: r * 4.5, color: color, strength: halo, parallax: 0.1)
     fill(.circle(x: x, y: y, r: r), color, emission: 1, parallax: 0.1)
     if let bite {
-      fill(.circle(x: x + r * biteOffset, y: y - r * 0.2, r: r * 0.92), bite, softness: r * 0.15, emission: 1, parallax: 0.1)
+      fill(
+        .circle(x: x + r * biteOffset, y: y - r * 0.2, r: r * 0.92), bite, softness: r * 0.15,
+        emission: 1, parallax: 0.1)
     }
   }
 
@@ -42,12 +45,16 @@ extension SceneSketch {
       let bulge = 1 - abs(t - 0.5) * 1.2
       let r = width * rng.float(0.14...0.22) * (0.6 + bulge * 0.6)
       fill(
-        .circle(x: px, y: y - r * 0.35, r: r), color.scaled(rng.float(0.94...1.02)), opacity: opacity,
+        .circle(x: px, y: y - r * 0.35, r: r), color.scaled(rng.float(0.94...1.02)),
+        opacity: opacity,
         softness: softness, emission: emission, motion: motion, parallax: 0.3)
     }
     fill(
-      .rect(x0: x - width / 2, y0: y - width * 0.1, x1: x + width / 2, y1: y + width * 0.06, corner: width * 0.06),
-      color, opacity: opacity, softness: softness, emission: emission, motion: motion, parallax: 0.3)
+      .rect(
+        x0: x - width / 2, y0: y - width * 0.1, x1: x + width / 2, y1: y + width * 0.06,
+        corner: width * 0.06),
+      color, opacity: opacity, softness: softness, emission: emission, motion: motion, parallax: 0.3
+    )
   }
 
   /// Rolling hills: everything below a wavy line around `base`. Returns the ridge so that
@@ -69,16 +76,23 @@ extension SceneSketch {
   }
 
   /// A conifer: stacked triangles on a short trunk, standing on `baseY`.
-  mutating func pineTree(x: Float, baseY: Float, height h: Float, color: Color, trunk: Color, parallax: Float = 1) {
+  mutating func pineTree(
+    x: Float, baseY: Float, height h: Float, color: Color, trunk: Color, parallax: Float = 1
+  ) {
     let trunkW = h * 0.07
-    fill(.rect(x0: x - trunkW / 2, y0: baseY - h * 0.2, x1: x + trunkW / 2, y1: baseY + 0.01, corner: 0), trunk, parallax: parallax)
+    fill(
+      .rect(
+        x0: x - trunkW / 2, y0: baseY - h * 0.2, x1: x + trunkW / 2, y1: baseY + 0.01, corner: 0),
+      trunk, parallax: parallax)
     let tiers = 3
     for k in 0..<tiers {
       let t = Float(k) / Float(tiers)
       let bottom = baseY - h * 0.12 - t * h * 0.28
       let top = bottom - h * 0.48
       let halfW = h * (0.3 - t * 0.07)
-      fill(.polygon(ConvexPolygon([(x - halfW, bottom), (x + halfW, bottom), (x, top)])), color, parallax: parallax)
+      fill(
+        .polygon(ConvexPolygon([(x - halfW, bottom), (x + halfW, bottom), (x, top)])), color,
+        parallax: parallax)
     }
   }
 
@@ -88,7 +102,10 @@ extension SceneSketch {
     softness: Float = 0, parallax: Float = 1
   ) {
     let trunkW = h * rng.float(0.08...0.12)
-    fill(.rect(x0: x - trunkW / 2, y0: baseY - h * 0.55, x1: x + trunkW / 2, y1: baseY + 0.005, corner: trunkW * 0.2), trunk, parallax: parallax)
+    fill(
+      .rect(
+        x0: x - trunkW / 2, y0: baseY - h * 0.55, x1: x + trunkW / 2, y1: baseY + 0.005,
+        corner: trunkW * 0.2), trunk, parallax: parallax)
     let cy = baseY - h * 0.68
     let r = h * 0.3
     let blobs = rng.int(in: 3...5)
@@ -96,17 +113,25 @@ extension SceneSketch {
       let a = Double(k) / Double(blobs) * PortableMath.twoPi + rng.uniform(0, 1)
       let ox = Float(PortableMath.cos(a)) * r * 0.5
       let oy = Float(PortableMath.sin(a)) * r * 0.35
-      fill(.circle(x: x + ox, y: cy + oy, r: r * rng.float(0.6...0.8)), crown.scaled(rng.float(0.9...1.08)), softness: softness, parallax: parallax)
+      fill(
+        .circle(x: x + ox, y: cy + oy, r: r * rng.float(0.6...0.8)),
+        crown.scaled(rng.float(0.9...1.08)), softness: softness, parallax: parallax)
     }
   }
 
   /// A leafless, crooked tree drawn as recursive branches (capsules).
-  mutating func deadTree(_ rng: inout SceneRandom, x: Float, baseY: Float, height h: Float, color: Color, parallax: Float = 1) {
-    branch(&rng, x: x, y: baseY, angle: -PortableMath.pi / 2 + rng.uniform(-0.15, 0.15), length: h * 0.45, width: h * 0.045, depth: 4, color: color, parallax: parallax)
+  mutating func deadTree(
+    _ rng: inout SceneRandom, x: Float, baseY: Float, height h: Float, color: Color,
+    parallax: Float = 1
+  ) {
+    branch(
+      &rng, x: x, y: baseY, angle: -PortableMath.pi / 2 + rng.uniform(-0.15, 0.15),
+      length: h * 0.45, width: h * 0.045, depth: 4, color: color, parallax: parallax)
   }
 
   private mutating func branch(
-    _ rng: inout SceneRandom, x: Float, y: Float, angle: Double, length: Float, width: Float, depth: Int,
+    _ rng: inout SceneRandom, x: Float, y: Float, angle: Double, length: Float, width: Float,
+    depth: Int,
     color: Color, parallax: Float
   ) {
     let ex = x + Float(PortableMath.cos(angle)) * length
@@ -116,12 +141,16 @@ extension SceneSketch {
     let children = rng.int(in: 2...3)
     for _ in 0..<children {
       let a = angle + rng.uniform(-0.9, 0.9)
-      branch(&rng, x: ex, y: ey, angle: a, length: length * rng.float(0.55...0.75), width: width * 0.62, depth: depth - 1, color: color, parallax: parallax)
+      branch(
+        &rng, x: ex, y: ey, angle: a, length: length * rng.float(0.55...0.75), width: width * 0.62,
+        depth: depth - 1, color: color, parallax: parallax)
     }
   }
 
   /// Small coloured blossoms scattered over a region of the ground.
-  mutating func flowers(_ rng: inout SceneRandom, count: Int, x: ClosedRange<Float>, y: ClosedRange<Float>) {
+  mutating func flowers(
+    _ rng: inout SceneRandom, count: Int, x: ClosedRange<Float>, y: ClosedRange<Float>
+  ) {
     for _ in 0..<count {
       let fx = rng.float(x)
       let fy = rng.float(y)
@@ -139,12 +168,15 @@ extension SceneSketch {
     ]
     let band = width / Float(colors.count)
     for (k, c) in colors.enumerated() {
-      fill(.ring(x: x, y: y, r: r - Float(k) * band, thickness: band * 1.05), c, opacity: opacity, softness: band * 0.4, emission: 1, parallax: 0.15)
+      fill(
+        .ring(x: x, y: y, r: r - Float(k) * band, thickness: band * 1.05), c, opacity: opacity,
+        softness: band * 0.4, emission: 1, parallax: 0.15)
     }
   }
 
   /// A horizontal band of glowing mist.
-  mutating func fogBand(y: Float, height: Float, color: Color, strength: Float, speed: Float = 0.01) {
+  mutating func fogBand(y: Float, height: Float, color: Color, strength: Float, speed: Float = 0.01)
+  {
     add(
       .rect(x0: -2, y0: y - height / 2, x1: 3, y1: y + height / 2, corner: 0),
       .solid(color.scaled(strength)), softness: height * 0.8, blend: .add,
@@ -161,7 +193,9 @@ extension SceneSketch {
       let nx = px + rng.float(-0.06...0.06)
       let ny = py + dy * rng.float(0.7...1.2)
       fill(.capsule(ax: px, ay: py, bx: nx, by: ny, r: 0.004), color, emission: 1, parallax: 0.2)
-      add(.capsule(ax: px, ay: py, bx: nx, by: ny, r: 0.02), .solid(color.scaled(0.25)), softness: 0.03, blend: .add, parallax: 0.2)
+      add(
+        .capsule(ax: px, ay: py, bx: nx, by: ny, r: 0.02), .solid(color.scaled(0.25)),
+        softness: 0.03, blend: .add, parallax: 0.2)
       px = nx
       py = ny
     }
@@ -174,7 +208,9 @@ extension SceneSketch {
       let w = rng.float(0.04...0.07)
       let h = w * rng.float(1.2...1.8)
       let y = baseY + rng.float(0...0.08)
-      fill(.rect(x0: x - w / 2, y0: y - h, x1: x + w / 2, y1: y, corner: w * 0.45), color.scaled(rng.float(0.8...1.3)))
+      fill(
+        .rect(x0: x - w / 2, y0: y - h, x1: x + w / 2, y1: y, corner: w * 0.45),
+        color.scaled(rng.float(0.8...1.3)))
     }
   }
 }

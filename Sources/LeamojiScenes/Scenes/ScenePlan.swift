@@ -19,7 +19,8 @@ struct ScenePlan: Sendable {
   func flickerSignal(at time: Double) -> Float {
     if time <= 0 { return 0 }
     let slow = valueNoise(Float(time * 4.5), 0.5, seed: noiseSeed)
-    let fast = latticeValue(Int32(truncatingIfNeeded: Int((time * 14).rounded(.down))), 7, noiseSeed)
+    let fast = latticeValue(
+      Int32(truncatingIfNeeded: Int((time * 14).rounded(.down))), 7, noiseSeed)
     let dip = min(max((slow - 0.45) * 2.4, 0), 1)
     return dip * (0.45 + 0.55 * fast)
   }

@@ -61,7 +61,9 @@ struct SceneSketch {
 
 extension SceneRandom {
   /// A gentle drift-and-bob for elements that move in clips.
-  mutating func drift(speed: Float, bob: Float = 0, frequency: ClosedRange<Float> = 0.15...0.4) -> Motion {
+  mutating func drift(speed: Float, bob: Float = 0, frequency: ClosedRange<Float> = 0.15...0.4)
+    -> Motion
+  {
     let angleSign: Float = chance(0.5) ? 1 : -1
     return Motion(
       vx: angleSign * speed * float(0.5...1), vy: 0, bobX: bob * float(0.3...1),
