@@ -12,7 +12,7 @@ public struct SecondScore: Equatable, Sendable {
 }
 
 /// One entry of a movie's emoji timeline: "from `second` on, the scene is `label`; show `emoji`
-/// from `cueAt` on". The JSON keys are a contract (see DESIGN.md, "MovieData.json").
+/// from `cueAt` on". The JSON keys are a contract (see docs/movie-data.md).
 public struct Marker: Codable, Equatable, Sendable {
   /// Mean probability of `label` over the samples of this marker's scene, rounded to 4 decimals.
   public var confidence: Double

@@ -1,6 +1,6 @@
 /// One entry of `MovieData.json`: an analysed video and its emoji timeline.
 ///
-/// The JSON keys are a contract with players (DESIGN.md, "MovieData.json"); `poster` and
+/// The JSON keys are a contract with players (docs/movie-data.md); `poster` and
 /// `frames` are left out of the JSON when nil. Decoding accepts hand-written entries: keys in any
 /// order, unknown keys ignored, and a missing `title` (→ the id) or `description` (→ "").
 public struct Movie: Codable, Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import LeamojiCore
 
-/// Reading and writing the `MovieData.json` document (DESIGN.md, "MovieData.json").
+/// Reading and writing the `MovieData.json` document (docs/movie-data.md).
 ///
 /// Written form: a JSON array of movies sorted by `id`, `JSONEncoder` with
 /// `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]` (as the original iOS app, plus

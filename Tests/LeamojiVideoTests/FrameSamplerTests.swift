@@ -3,7 +3,7 @@ import LeamojiCore
 import LeamojiVideo
 import Testing
 
-/// DESIGN.md "Frame sampling (exact semantics)", checked against ffprobe's and the ffmpeg CLI's
+/// docs/frame-sampling.md, checked against ffprobe's and the ffmpeg CLI's
 /// view of each generated fixture: for every t_k = k * interval the sampler must return the frame
 /// on screen at t_k, and nothing past the end of the stream.
 @Suite("Frame sampling contract")

@@ -194,7 +194,7 @@ struct ExpectedSample: Sendable, CustomStringConvertible {
 }
 
 extension ProbedVideo {
-  /// The samples of DESIGN.md "Frame sampling (exact semantics)":
+  /// The samples of docs/frame-sampling.md:
   /// t_k = k * interval while t_k < duration and while the stream still shows a frame
   /// (t_k < last frame's timestamp + its duration); the frame for t_k is the one with the largest
   /// timestamp <= t_k (relative to the stream start), or the first frame if none.

@@ -3,7 +3,8 @@ import LeamojiCore
 import LeamojiVideo
 import Testing
 
-/// DESIGN.md: "Corrupt packets are skipped with a warning count; the analysis continues."
+/// docs/frame-sampling.md, "Damage": corrupt packets are skipped and counted, and sampling
+/// goes on.
 @Suite("StreamDecoder: corrupt packets")
 struct StreamDecoderTests {
   /// 8 s of H.264 at 25 fps with a key frame every second.
