@@ -1,0 +1,92 @@
+import Foundation
+import LeamojiAnalysis
+import LeamojiCore
+import Testing
+
+@Suite("VideoAnalysis: sampling, batched classification and the poster pick")
+struct VideoAnalysisTests {
+  static let video = Repository.sampleVideo("night-walk")
+
+  static func run(
+    _ path: String = video, interval: Double, poster: Bool,
+    progress: (Int, Int?) -> Void = { _, _ in }
+  ) throws -> VideoAnalysis {
+    try VideoAnalysis.run(
+      path: path, classifier: Repository.shippedClassifier, interval: interval, threads: 2,
+      wantPoster: poster, progress: progress)
+  }
+
+  @Test("every 2 s of a 24 s video: 12 scores at 0, 2, … 22 s, one probability per label")
+  func scoresAtInterval() throws {
+    let analysis = try Self.run(interval: 2, poster: false)
+    #expect(analysis.info.duration == 24)
+    #expect(analysis.scores.map(\.second) == stride(from: 0.0, to: 24, by: 2).map { $0 })
+    let labels = Repository.shippedClassifier.labels.count
+    for score in analysis.scores {
+      #expect(score.probabilities.count == labels)
+      #expect(abs(score.probabilities.reduce(0, +) - 1) < 1e-3, "\(score.second) s")
+    }
+    #expect(analysis.poster == nil, "no poster unless asked")
+    #expect(analysis.corruptPackets == 0)
+  }
+
+  @Test("the scores follow the truth at clearly labelled seconds")
+  func scoresFollowTruth() throws {
+    let truth = try SampleTruth.of("night-walk")
+    let analysis = try Self.run(interval: 2, poster: false)
+    let names = Repository.shippedClassifier.labelNames
+    let checked = analysis.scores.filter { truth.clearSeconds().contains(Int($0.second)) }
+    #expect(Set(checked.map { truth.labels[Int($0.second)] }).count == 3, "every mood checked")
+    for score in checked {
+      let best = score.probabilities.indices.max {
+        score.probabilities[$0] < score.probabilities[$1]
+      }
+      #expect(best.map { names[$0] } == truth.labels[Int(score.second)], "\(score.second) s")
+    }
+  }
+
+  @Test("a poster is picked when asked: one of the samples, poster-wide, display aspect")
+  func posterWhenAsked() throws {
+    let analysis = try Self.run(interval: 4, poster: true)
+    let poster = try #require(analysis.poster)
+    #expect(poster.width == VideoAnalysis.posterWidth)
+    #expect(abs(poster.height - VideoAnalysis.posterWidth * 360 / 640) <= 2)
+    #expect(analysis.scores.count == 6)
+    #expect(Set(poster.pixels).count > 1, "a picture, not a blank")
+  }
+
+  @Test("progress counts batches up to the expected total", arguments: [2.0, 0.5])
+  func progressReachesTotal(interval: Double) throws {
+    var reports: [(done: Int, total: Int?)] = []
+    let analysis = try Self.run(interval: interval, poster: false) { reports.append(($0, $1)) }
+    let total = Int(24 / interval)
+    #expect(analysis.scores.count == total)
+    #expect(reports.allSatisfy { $0.total == total })
+    #expect(reports.last?.done == total)
+    let counts = reports.map(\.done)
+    #expect(counts == counts.sorted() && Set(counts).count == counts.count, "counting up")
+    #expect(counts.allSatisfy { $0 > 0 && $0 <= total })
+    // Batches of `batchSize`: a report after each full batch and one for the rest.
+    let batches = (total + VideoAnalysis.batchSize - 1) / VideoAnalysis.batchSize
+    #expect(counts.count == batches)
+  }
+
+  @Test("a missing video is no input, a text file bad input, each naming the file")
+  func unusableVideos() throws {
+    let folder = try Repository.scratchFolder("analysis-bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let missing = folder.appendingPathComponent("none.mp4").path
+    let text = folder.appendingPathComponent("text.mp4")
+    try Data("hello\n".utf8).write(to: text)
+    for (path, kind) in [(missing, ProblemKind.noInput), (text.path, .badInput)] {
+      var reports = 0
+      #expect {
+        _ = try Self.run(path, interval: 1, poster: true) { _, _ in reports += 1 }
+      } throws: { error in
+        let problem = error as? LeamojiError
+        return problem?.kind == kind && problem?.message.hasPrefix(path + ": ") == true
+      }
+      #expect(reports == 0)
+    }
+  }
+}
