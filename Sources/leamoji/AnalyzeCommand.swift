@@ -12,11 +12,11 @@ struct Analyze: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Analyse videos and merge their emoji timelines into MovieData.json.",
     discussion: """
-      Samples one frame per second (--interval), labels it with the model, smooths the labels,
-      and writes one marker per scene change whose cue comes --seek-ahead seconds before the
-      scene. Entries of other videos in the file are kept; a video analysed again replaces its
-      own entry (keeping a title or description you edited, unless --title/--description is
-      given). Several videos are analysed --jobs at a time; a bad file is reported and the
+      Samples one frame per second (--interval), labels it with the model, smooths the labels, \
+      and writes one marker per scene change whose cue comes --seek-ahead seconds before the \
+      scene. Entries of other videos in the file are kept; a video analysed again replaces its \
+      own entry (keeping a title or description you edited, unless --title/--description is \
+      given). Several videos are analysed --jobs at a time; a bad file is reported and the \
       others still finish.
 
       Examples:

@@ -9,9 +9,9 @@ struct Classify: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Label still images as happy, neutral or scary (or the model's own labels).",
     discussion: """
-      With --json, one line per image: {"file","label","probabilities":{label: p},"logits":[...]}.
-      An image that cannot be read is reported on stderr; the others are still classified, and
-      the exit status is 65.
+      With --json, one line per image: \
+      {"file","label","probabilities":{label:p},"logits":[...]}. An image that cannot be read \
+      is reported on stderr; the others are still classified, and the exit status is 65.
 
       Examples:
         leamoji classify frames/000042.png

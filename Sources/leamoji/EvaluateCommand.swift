@@ -9,7 +9,7 @@ struct Evaluate: ParsableCommand {
     abstract:
       "Score a model on labelled image folders: accuracy, confusion matrix, precision and recall.",
     discussion: """
-      <Testing Data> holds one subfolder per label, like the training folder; use images the
+      <Testing Data> holds one subfolder per label, like the training folder; use images the \
       model never saw in training.
 
       Examples:

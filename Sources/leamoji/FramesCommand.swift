@@ -9,14 +9,14 @@ struct Frames: ParsableCommand {
     commandName: "frames",
     abstract: "Write the sampled frames of a video as PNG files named by their second.",
     discussion: """
-      One PNG per sample: 000000.png, 000001.png, ... (with a fractional --interval the names
-      carry milliseconds: 000000.000.png, 000000.500.png, ...). Each is the frame on screen at
-      that second. Sort them into Happy/, Neutral/ and Scary/ folders to train your own model.
+      One PNG per sample: 000000.png, 000001.png, ... (with a fractional --interval the names \
+      carry milliseconds: 000000.000.png, 000000.500.png, ...). Each is the frame on screen at \
+      that second. Sort them into Happy/, Neutral/ and Scary/ folders to train your own model. \
       Existing frame files in the output folder are not overwritten unless --overwrite is given.
 
       Examples:
         leamoji frames SampleVideos/meadow-storm.mp4 --out frames/
-        leamoji frames movie.mkv --out frames/ --interval 2 --size 320x180
+        leamoji frames movie.mkv --out thumbnails/ --interval 2 --size 320x180
       """
   )
 

@@ -10,7 +10,7 @@ struct Leamoji: ParsableCommand {
     abstract:
       "Tells children what is coming in a film: an emoji timeline of happy, neutral and scary scenes.",
     discussion: """
-      leamoji decodes a video with FFmpeg, labels one frame per second with a small neural
+      leamoji decodes a video with FFmpeg, labels one frame per second with a small neural \
       network, and writes an emoji timeline that a player shows a few seconds before each scene.
 
       Examples:

@@ -10,8 +10,8 @@ struct Play: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play a video in the terminal with its emoji timeline on screen.",
     discussion: """
-      The picture is drawn with 24-bit colour half blocks. The current scene's emoji is shown in
-      a corner, and a heads-up line appears --seek-ahead seconds before each scene. A video
+      The picture is drawn with 24-bit colour half blocks. The current scene's emoji is shown in \
+      a corner, and a heads-up line appears --seek-ahead seconds before each scene. A video \
       that is not in the timeline file yet is analysed first.
 
       Keys: space pause/resume, ← / → seek 5 s, q or Esc quit.

@@ -22,11 +22,12 @@ struct Scenes: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write 'Training Data/' and 'Testing Data/' folders of generated PNG scenes.",
       discussion: """
-        Writes <out>/Training Data/{Happy,Neutral,Scary}/ and <out>/Testing Data/... . Training and
-        testing scenes never coincide. The same --seed gives the same images.
+        Writes <out>/Training Data/{Happy,Neutral,Scary}/ and <out>/Testing Data/... . Training \
+        and testing scenes never coincide. The same --seed gives the same images. The example \
+        makes a small set; the defaults make the full set the shipped model is trained on.
 
         Example:
-          leamoji scenes dataset --out . --train-per-class 1000 --test-per-class 200
+          leamoji scenes dataset --out . --train-per-class 100 --test-per-class 20
         """
     )
 
@@ -98,12 +99,13 @@ struct Scenes: ParsableCommand {
       abstract:
         "Render a clip of mood scenes as raw RGB24 frames on stdout (pipe it into an encoder).",
       discussion: """
-        The script lists shots as mood:seconds. --truth writes the ground truth: the mood on
+        The script lists shots as mood:seconds. --truth writes the ground truth: the mood on \
         screen at every whole second, as JSON.
 
         Example:
-          leamoji scenes clip --script happy:8,neutral:6,scary:10 --size 640x360 --truth clip.truth.json \\
-            | ffmpeg -f rawvideo -pix_fmt rgb24 -s 640x360 -r 25 -i - -c:v libx264 clip.mp4
+          leamoji scenes clip --script happy:2,neutral:2,scary:2 --size 160x90 \\
+            --truth clip.truth.json | ffmpeg -f rawvideo -pix_fmt rgb24 \\
+            -s 160x90 -r 25 -i - -c:v libx264 clip.mp4
         """
     )
 

@@ -7,7 +7,7 @@ struct Timeline: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the emoji timeline of an analysed video.",
     discussion: """
-      Give the video file or its id in the timeline file. Each marker shows when its scene
+      Give the video file or its id in the timeline file. Each marker shows when its scene \
       starts, when the cue appears (seek-ahead), the emoji, the label and the confidence.
 
       Examples:

@@ -9,15 +9,17 @@ struct Train: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Train the mood classifier on labelled image folders.",
     discussion: """
-      <Training Data> holds one subfolder per label (Happy/, Neutral/, Scary/, ...); labels are
-      the folder names in lower case. A share of each label is held out for validation (or give
-      --validation DIR); the epoch with the best validation accuracy is kept. With --test, the
-      kept model is scored on a separate folder with a confusion matrix. The same data, options
+      <Training Data> holds one subfolder per label (Happy/, Neutral/, Scary/, ...); labels are \
+      the folder names in lower case. A share of each label is held out for validation (or give \
+      --validation DIR); the epoch with the best validation accuracy is kept. With --test, the \
+      kept model is scored on a separate folder with a confusion matrix. The same data, options \
       and --seed give a byte-identical model file.
 
       Examples:
-        leamoji train "Training Data" --test "Testing Data" --output my-model.safetensors
-        leamoji train frames-sorted/ --epochs 20 --augment flip,crop,exposure --emoji angry=😡
+        leamoji train "Training Data" --test "Testing Data" \\
+          --output my-model.safetensors
+        leamoji train frames-sorted/ --epochs 20 --augment flip,crop,exposure \\
+          --emoji angry=😡
       """
   )
 
