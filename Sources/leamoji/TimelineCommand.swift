@@ -32,9 +32,10 @@ struct Timeline: ParsableCommand {
     } catch {
       throw CommandFailure(error.description, status: .badInput)
     }
+    let ids = Set(movies.map(\.id))
     let id =
-      movies.contains { $0.id == video }
-      ? video : MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+      MovieID.candidates(forVideo: video).first { ids.contains($0) }
+      ?? MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
     guard let movie = movies.first(where: { $0.id == id }) else {
       throw CommandFailure(
         "\(video): not analysed yet (no entry '\(id)' in \(data)); run: leamoji analyze \(video)"
