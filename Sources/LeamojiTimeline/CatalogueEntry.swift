@@ -205,11 +205,11 @@ private struct FieldReader {
       return nil
     }
     guard let second = number(marker["second"], path + ".second") else {
-      if marker["second"] == nil { problems.append("\(path): no second") }
+      if (marker["second"] ?? .null) == .null { problems.append("\(path): no second") }
       return nil
     }
     guard let label = string(marker["label"], path + ".label") else {
-      if marker["label"] == nil { problems.append("\(path): no label") }
+      if (marker["label"] ?? .null) == .null { problems.append("\(path): no label") }
       return nil
     }
     return Marker(

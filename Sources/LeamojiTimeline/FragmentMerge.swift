@@ -54,14 +54,14 @@ extension MovieStore {
         throw FragmentMergeError(
           kind: .noInput, error: MovieDataError(path: fragment, problem: "no such file"))
       }
-      let entries: [MovieData.Entry]
+      let entries: [(id: String, raw: [String: RawJSON])]
       do {
-        entries = try MovieData.parse(Data(bytes), path: fragment)
+        entries = try MovieData.parseRaw(Data(bytes), path: fragment)
       } catch {
         throw FragmentMergeError(kind: .badInput, error: error)
       }
       for entry in entries {
-        let id = entry.movie.id
+        let id = entry.id
         if let earlier = updates[id], earlier.update.object != entry.raw {
           let (first, second) = [earlier.file, fragment].sorted().pair
           throw FragmentMergeError(

@@ -58,6 +58,16 @@ public enum MovieData {
   /// Parses a document: valid JSON, an array, objects with a unique string `id`. Everything
   /// else in an entry is optional (`CatalogueEntry.read`).
   static func parse(_ data: Data, path: String) throws(MovieDataError) -> [Entry] {
+    try parseRaw(data, path: path).map { id, raw in
+      Entry(entry: CatalogueEntry.read(raw, id: id), raw: raw)
+    }
+  }
+
+  /// `parse` without the typed view: each entry's id and keys, in file order (what merging
+  /// needs).
+  static func parseRaw(_ data: Data, path: String) throws(MovieDataError) -> [(
+    id: String, raw: [String: RawJSON]
+  )] {
     let bytes = [UInt8](data)
     if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return [] }
     let document: RawJSON
@@ -70,7 +80,7 @@ public enum MovieData {
       throw MovieDataError(
         path: path, problem: "expected a JSON array of movies, found \(document.kindDescription)")
     }
-    var entries: [Entry] = []
+    var entries: [(id: String, raw: [String: RawJSON])] = []
     entries.reserveCapacity(values.count)
     var firstEntryForID: [String: Int] = [:]
     for (index, value) in values.enumerated() {
@@ -81,7 +91,7 @@ public enum MovieData {
           path: path, problem: "duplicate id \"\(id)\" (entries \(first + 1) and \(index + 1))")
       }
       firstEntryForID[id] = index
-      entries.append(Entry(entry: CatalogueEntry.read(object, id: id), raw: object))
+      entries.append((id, object))
     }
     return entries
   }

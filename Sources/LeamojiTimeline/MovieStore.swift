@@ -150,7 +150,7 @@ public struct MovieStore: Sendable {
 
     var entries: [String: [String: RawJSON]] = [:]
     do {
-      for entry in try readEntries(file) { entries[entry.movie.id] = entry.raw }
+      for (id, raw) in try readRawEntries(file) { entries[id] = raw }
     } catch {
       throw .read(error)
     }
@@ -202,6 +202,14 @@ public struct MovieStore: Sendable {
   // MARK: - Internals
 
   private func readEntries(_ file: DurableFile) throws(MovieDataError) -> [MovieData.Entry] {
+    try readRawEntries(file).map { id, raw in
+      MovieData.Entry(entry: CatalogueEntry.read(raw, id: id), raw: raw)
+    }
+  }
+
+  private func readRawEntries(_ file: DurableFile) throws(MovieDataError) -> [(
+    id: String, raw: [String: RawJSON]
+  )] {
     let bytes: [UInt8]?
     do {
       bytes = try file.readIfPresent()
@@ -209,7 +217,7 @@ public struct MovieStore: Sendable {
       throw MovieDataError(path: path, problem: error.problem)
     }
     guard let bytes else { return [] }
-    return try MovieData.parse(Data(bytes), path: path)
+    return try MovieData.parseRaw(Data(bytes), path: path)
   }
 
   /// Whether `path` is an existing folder.
