@@ -18,7 +18,8 @@ struct Export: ParsableCommand {
 
       Examples:
         leamoji export --format ios
-        leamoji export --format ios --data site/MovieData.json --output app/MovieData.json
+        leamoji export --format ios --data site/MovieData.json \\
+          --output app/MovieData.json
       """
   )
 
@@ -72,10 +73,22 @@ struct Export: ParsableCommand {
       throw CommandFailure(
         "\(output): already exists (use --overwrite to replace it)", status: .cannotWrite)
     }
+    try createFolder(of: output)
     do {
       try DurableFile(output).write([UInt8](result.data))
     } catch {
       throw CommandFailure(error)
     }
+  }
+}
+
+/// Makes the folder `file` goes in when it does not exist yet (as `analyze --output` does).
+func createFolder(of file: String) throws {
+  let folder = (file as NSString).deletingLastPathComponent
+  guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+  do {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  } catch {
+    throw CommandFailure("\(file): cannot create its folder \(folder)", status: .cannotWrite)
   }
 }

@@ -36,6 +36,7 @@ struct Merge: ParsableCommand {
 
   func run() throws {
     let report: FragmentMergeReport
+    try createFolder(of: output)
     do {
       report = try MovieStore(path: output).merge(fragments: fragments)
     } catch {
