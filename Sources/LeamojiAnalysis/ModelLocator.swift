@@ -49,8 +49,10 @@ public enum ModelLocator {
     if let executable = executablePath() {
       var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
       paths.append(
-        folder.deletingLastPathComponent().appendingPathComponent("share/leamoji/leamoji.safetensors")
-          .standardizedFileURL.path)
+        folder.deletingLastPathComponent().appendingPathComponent(
+          "share/leamoji/leamoji.safetensors"
+        )
+        .standardizedFileURL.path)
       while true {
         paths.append(folder.appendingPathComponent(defaultRelativePath).path)
         if folder.path == "/" || folder.path.isEmpty { break }

@@ -228,7 +228,8 @@ private struct FieldReader {
     var frames: [FrameScore] = []
     for (index, item) in items.enumerated() {
       guard case .object(let frame) = item, case .number(let second)? = frame["second"],
-        case .string(let label)? = frame["label"], case .object(let members)? = frame["probabilities"]
+        case .string(let label)? = frame["label"],
+        case .object(let members)? = frame["probabilities"]
       else {
         problems.append("frames[\(index)]: expected second, label and probabilities")
         return nil

@@ -8,9 +8,10 @@ import LeamojiCore
 /// unescaped slashes for poster paths), UTF-8 with emoji unescaped, whole numbers without `.0`
 /// (Foundation on Linux already writes `7`, not `7.0`), and a trailing newline.
 ///
-/// Read form: any valid JSON array of movie objects (compact or pretty, any key order; unknown
-/// keys are ignored by `decode` — `MovieStore` keeps them when it rewrites the file). An empty
-/// file is an empty list. Anything else is a `MovieDataError` naming the file and the problem.
+/// Read form: any valid JSON array of objects with a string `id`, whoever wrote them (compact or
+/// pretty, any key order, any other keys missing or extra: see `CatalogueEntry`; `MovieStore`
+/// keeps every key when it rewrites the file). An empty file is an empty list. Anything else is
+/// a `MovieDataError` naming the file and the problem.
 public enum MovieData {
   /// The conventional file name.
   public static let defaultFileName = "MovieData.json"

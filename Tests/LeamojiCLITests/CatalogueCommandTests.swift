@@ -72,19 +72,22 @@ struct CatalogueCommandTests {
     let export = try CLI.leamoji(["export", "--format", "ios"], in: work)
     #expect(export.status == 0, "\(export.stderr)")
     let movies = try #require(try AppFiles.json(export.stdout) as? [[String: Any]])
-    #expect(movies.map { Set($0.keys) } == [
-      ["description", "id", "markers", "poster", "title"],
-      ["description", "id", "markers", "poster", "title"],
-    ])
-    #expect(movies[0]["markers"] as? [String: String] == [
-      "149": "Scary", "150": "Scary", "212": "Happy",
-    ])
+    #expect(
+      movies.map { Set($0.keys) } == [
+        ["description", "id", "markers", "poster", "title"],
+        ["description", "id", "markers", "poster", "title"],
+      ])
+    #expect(
+      movies[0]["markers"] as? [String: String] == [
+        "149": "Scary", "150": "Scary", "212": "Happy",
+      ])
     // The re-analysed app entry keeps the app's title, description and poster.
     #expect(movies[1]["title"] as? String == "The Lion King")
     #expect(movies[1]["poster"] as? String == "LionKing")
-    #expect(movies[1]["markers"] as? [String: String] == [
-      "0": "Happy", "8": "Neutral", "14": "Scary", "24": "Happy",
-    ])
+    #expect(
+      movies[1]["markers"] as? [String: String] == [
+        "0": "Happy", "8": "Neutral", "14": "Scary", "24": "Happy",
+      ])
 
     let out = work.appendingPathComponent("app/MovieData.json").path
     try FileManager.default.createDirectory(
@@ -95,9 +98,12 @@ struct CatalogueCommandTests {
     #expect(again.status == 73 && again.stderr.contains("already exists"))
   }
 
-  @Test("--id is kept exactly; a bad one is a usage error", arguments: ["", "a/b", "..", "x\u{1B}y"])
+  @Test(
+    "--id is kept exactly; a bad one is a usage error", arguments: ["", "a/b", "..", "x\u{1B}y"])
   func badIDs(id: String) throws {
-    let result = try CLI.leamoji(["analyze", AppFiles.sample, "--id", id, "--output", "/nonexistent/x.json"])
+    let result = try CLI.leamoji([
+      "analyze", AppFiles.sample, "--id", id, "--output", "/nonexistent/x.json",
+    ])
     #expect(result.status == 64 && result.stderr.contains("--id"))
   }
 
@@ -115,12 +121,16 @@ struct CatalogueCommandTests {
     let malformed = try CLI.leamoji(["merge", "bad.json"], in: work)
     #expect(
       malformed.status == 65
-        && malformed.stderr == "leamoji: bad.json: expected a JSON array of movies, found an object\n")
+        && malformed.stderr
+          == "leamoji: bad.json: expected a JSON array of movies, found an object\n"
+    )
     let conflict = try CLI.leamoji(["merge", "2.json", "1.json"], in: work)
     #expect(conflict.status == 65 && conflict.stderr.contains("entry \"a\" differs"))
-    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("MovieData.json").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: work.appendingPathComponent("MovieData.json").path))
     let fine = try CLI.leamoji(["merge", "1.json", "--json"], in: work)
-    #expect(fine.status == 0 && fine.stdout == "{\"added\":[\"a\"],\"fragments\":1,\"replaced\":[]}\n")
+    #expect(
+      fine.status == 0 && fine.stdout == "{\"added\":[\"a\"],\"fragments\":1,\"replaced\":[]}\n")
   }
 }
 
@@ -128,9 +138,11 @@ struct CatalogueCommandTests {
 struct ParallelRecipeTests {
   @Test("parallel (with the --sshlogin form, on this machine) and merge give the golden file")
   func parallelThenMerge() throws {
-    guard let parallel = ["/usr/bin/parallel", "/usr/local/bin/parallel"].first(where: {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }) else {
+    guard
+      let parallel = ["/usr/bin/parallel", "/usr/local/bin/parallel"].first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else {
       Issue.record(
         "GNU parallel is not installed: apt-get install parallel (make test-deps does it)")
       return
@@ -223,7 +235,10 @@ struct InstallTests {
 
     let uninstall = try CLI.run(
       "make",
-      ["-C", repository.path, "--no-print-directory", "uninstall", "PREFIX=\(prefix.path)", "DESTDIR="])
+      [
+        "-C", repository.path, "--no-print-directory", "uninstall", "PREFIX=\(prefix.path)",
+        "DESTDIR=",
+      ])
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
     let left = FileManager.default.enumerator(atPath: prefix.path)?.compactMap { $0 as? String }
       .filter { name in

@@ -83,7 +83,8 @@ struct FragmentMergeTests {
     try folder.write("[{\"title\": 1}]", to: "bad.json")
     #expect(
       throws: FragmentMergeError(
-        kind: .noInput, error: MovieDataError(path: folder.file("gone.json"), problem: "no such file"))
+        kind: .noInput,
+        error: MovieDataError(path: folder.file("gone.json"), problem: "no such file"))
     ) {
       try store.merge(fragments: [folder.file("gone.json")])
     }
@@ -112,7 +113,9 @@ struct FragmentMergeTests {
     let existing = (0..<1000).map { sampleMovie(String(format: "film-%04d", $0 * 2)) }
     try MovieData.encode(existing).write(to: URL(fileURLWithPath: folder.file("MovieData.json")))
     let parts = try Self.fragments(
-      (0..<1000).map { sampleMovie(String(format: "film-%04d", $0 * 2 + $0 % 2), markers: markers) },
+      (0..<1000).map {
+        sampleMovie(String(format: "film-%04d", $0 * 2 + $0 % 2), markers: markers)
+      },
       in: folder)
     let start = Date()
     let report = try MovieStore(path: folder.file("MovieData.json")).merge(fragments: parts)
@@ -121,5 +124,33 @@ struct FragmentMergeTests {
     #expect(report.added.count == 500 && report.replaced.count == 500)
     #expect(try MovieStore(path: folder.file("MovieData.json")).read().count == 1500)
     #expect(seconds < 60)
+  }
+}
+
+@Suite("Files written by earlier versions")
+struct EarlierFilesTests {
+  /// The sample videos' timeline as earlier versions wrote it (`analyze --frames --no-poster`).
+  static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")
+
+  @Test("read with nothing missing or edited, and rewritten byte for byte by a merge of itself")
+  func goldenFile() throws {
+    let bytes = try Data(contentsOf: Self.golden)
+    let entries = try MovieData.decodeCatalogue(bytes, path: "golden.json")
+    #expect(entries.map(\.movie.id) == ["meadow-storm", "night-walk", "party-cellar"])
+    for entry in entries {
+      #expect(entry.problems.isEmpty && entry.edits.isEmpty && entry.otherKeys.isEmpty)
+      #expect(entry.markerForm == .leamoji && entry.model != nil && entry.duration != nil)
+      #expect(entry.movie.frames?.isEmpty == false)
+    }
+    #expect(try MovieData.encode(entries.map(\.movie)) == bytes)
+    let folder = try ScratchFolder("earlier")
+    defer { folder.remove() }
+    try bytes.write(to: URL(fileURLWithPath: folder.file("MovieData.json")))
+    let report = try MovieStore(path: folder.file("MovieData.json")).merge(fragments: [
+      Self.golden.path
+    ])
+    #expect(report.replaced.count == 3)
+    #expect(try folder.bytes("MovieData.json") == bytes)
   }
 }

@@ -227,7 +227,8 @@ struct MovieDataTests {
       try MovieData.decodeCatalogue(Data(edited.utf8), path: "m.json")
     }
     let duplicate = text.replacingOccurrences(of: "\"id\" : \"b\"", with: "\"id\" : \"a\"")
-    #expect(throws: MovieDataError(path: "m.json", problem: "duplicate id \"a\" (entries 1 and 2)")) {
+    #expect(throws: MovieDataError(path: "m.json", problem: "duplicate id \"a\" (entries 1 and 2)"))
+    {
       try entries(duplicate)
     }
     let wrongType = text.replacingOccurrences(
