@@ -65,13 +65,16 @@ public enum AppExport {
     return Output(data: data + [0x0A], unmappedLabels: unmapped.sorted())
   }
 
-  /// (whole second, label) pairs in time order; a later pair of the same second wins.
+  /// (whole second, label) pairs in time order; a later pair of the same second wins. Markers
+  /// before 0 or after `CatalogueEntry.maximumSecond` (hand-written) are left out.
   static func points(_ entry: CatalogueEntry, everySecond: Bool) -> [(Int, String)] {
     let markers = entry.movie.markers
+    let limit = CatalogueEntry.maximumSecond
+    let inRange = markers.filter { $0.second >= 0 && $0.second <= limit }
     if !everySecond {
-      return markers.map { (Int($0.second.rounded(.down)), $0.label) }
+      return inRange.map { (Int($0.second.rounded(.down)), $0.label) }
     }
-    return expand(markers, end: entry.movie.duration)
+    return expand(inRange, end: min(entry.movie.duration, limit))
   }
 
   /// The label of the scene on screen at each whole second from the first marker to `end`.

@@ -20,6 +20,10 @@ public struct CatalogueEntry: Equatable, Sendable {
     case none
   }
 
+  /// The latest second (about 11.5 days) an app marker key or an exported marker may have: what
+  /// is beyond is no film, and would make per-second work unbounded.
+  public static let maximumSecond: Double = 1_000_000
+
   /// The app's `seekTime`: seconds a cue comes before its scene when the entry does not say.
   public static let appSeekAhead: Double = 5
 
@@ -173,7 +177,7 @@ private struct FieldReader {
       var perSecond: [(Double, String)] = []
       var asWritten: [Int: String] = [:]
       for (key, value) in members {
-        guard let second = Double(key), second.isFinite, second >= 0 else {
+        guard let second = Double(key), second >= 0, second <= CatalogueEntry.maximumSecond else {
           problems.append("markers: key \"\(key)\" is not a second")
           continue
         }

@@ -199,6 +199,8 @@ struct Analyze: ParsableCommand {
 
 /// "30 s", "2.5 s", "1 min 5 s".
 func secondsText(_ seconds: Double) -> String {
+  // Hand-written files may hold any number; Int() of a huge one would trap.
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g s", seconds) }
   if seconds >= 60 {
     let whole = Int(seconds.rounded())
     return "\(whole / 60) min \(whole % 60) s"

@@ -67,7 +67,8 @@ struct Timeline: ParsableCommand {
     var labels: [String] = []
     var second = 0.0
     var index = 0
-    while second < movie.duration {
+    // A hand-written duration may be anything; a strip longer than ~11.5 days is no film.
+    while second < min(movie.duration, CatalogueEntry.maximumSecond) {
       while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second {
         index += 1
       }
@@ -80,6 +81,7 @@ struct Timeline: ParsableCommand {
 
 /// `m:ss`, or `h:mm:ss` from an hour on.
 func clock(_ seconds: Double) -> String {
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g", seconds) }
   let whole = Int(seconds.rounded(.down))
   if whole >= 3600 {
     return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
