@@ -83,6 +83,9 @@ clean:
 # and fish, and a man page generated from the commands' help, under $(DESTDIR)$(PREFIX).
 # The installed binary finds its model at ../share/leamoji/ from its own folder.
 # `make uninstall` removes exactly those files.
+# (ArgumentParser's generate-manual plugin also works offline with the local package copy,
+# `swift package plugin generate-manual`, but it builds every product of the package and reflows
+# the help's example lines; scripts/make-manual.sh keeps the help text exactly as printed.)
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
