@@ -67,7 +67,9 @@ struct CatalogueCommandTests {
 
     let timeline = try CLI.leamoji(["timeline", "AliceInWonderland.mp4"], in: work)
     #expect(timeline.status == 0, "\(timeline.stderr)")
+    #expect(timeline.stdout.contains("Alice in Wonderland (AliceInWonderland): duration unknown"))
     #expect(timeline.stdout.contains("2:29 – 3:32  cue at 2:24  😱 scary"))
+    #expect(timeline.stdout.contains("3:32 – …  cue at 3:27  😀 happy"))
 
     let export = try CLI.leamoji(["export", "--format", "ios"], in: work)
     #expect(export.status == 0, "\(export.stderr)")
