@@ -27,6 +27,8 @@ public struct FragmentMergeReport: Codable, Equatable, Sendable {
   public var added: [String]
   /// Ids whose entry in the store was replaced, sorted.
   public var replaced: [String]
+  /// Posters and subtitles copied from beside their fragment to beside the store.
+  public var copied: Int = 0
 }
 
 extension MovieStore {
@@ -42,6 +44,7 @@ extension MovieStore {
   /// the store and the fragments' entries, not every fragment's text at once.
   public func merge(fragments paths: [String]) throws(FragmentMergeError) -> FragmentMergeReport {
     var updates: [String: (update: RawUpdate, file: String)] = [:]
+    var companions: [(from: String, name: String)] = []
     for fragment in paths {
       let bytes: [UInt8]?
       do {
@@ -71,6 +74,9 @@ extension MovieStore {
               problem:
                 "entry \"\(id)\" differs from the one in \(second); merge only one of them"))
         }
+        if updates[id] == nil {
+          companions += Self.companionNames(entry.raw, id: id).map { (fragment, $0) }
+        }
         updates[id] = (RawUpdate(object: entry.raw, id: id), updates[id]?.file ?? fragment)
       }
     }
@@ -85,9 +91,53 @@ extension MovieStore {
       }
     }
     let replacedSet = Set(replaced)
-    return FragmentMergeReport(
+    var report = FragmentMergeReport(
       fragments: paths.count, added: ids.filter { !replacedSet.contains($0) },
       replaced: replaced.sorted())
+    report.copied = try copy(companions)
+    return report
+  }
+
+  /// The files an entry names beside its document: its poster and `<id>.vtt` / `<id>.srt`,
+  /// only as plain file names (a name with `/`, or `.`/`..`, could reach outside the folder).
+  static func companionNames(_ raw: [String: RawJSON], id: String) -> [String] {
+    var names: [String] = []
+    if case .string(let poster)? = raw["poster"] { names.append(poster) }
+    names += ["\(id).vtt", "\(id).srt"]
+    return names.filter { name in
+      !name.isEmpty && !name.contains("/") && name != "." && name != ".."
+        && !name.unicodeScalars.contains { $0.value < 0x20 }
+    }
+  }
+
+  /// Copies each companion that exists beside its fragment to beside the store, when the two
+  /// folders differ (durably, replacing an older copy). Returns how many were copied.
+  private func copy(_ companions: [(from: String, name: String)]) throws(FragmentMergeError) -> Int
+  {
+    let storeFolder = Self.canonicalFolder(of: DurableFile.followingLinks(path))
+    var copied = 0
+    for (fragment, name) in companions {
+      let sourceFolder = Self.canonicalFolder(of: fragment)
+      guard sourceFolder != storeFolder else { continue }
+      let source = DurableFile((sourceFolder as NSString).appendingPathComponent(name))
+      let target = (storeFolder as NSString).appendingPathComponent(name)
+      do {
+        guard let bytes = try source.readIfPresent() else { continue }
+        try DurableFile(target).write(bytes)
+        copied += 1
+      } catch {
+        throw FragmentMergeError(
+          kind: .cannotWrite, error: MovieDataError(path: target, problem: error.problem))
+      }
+    }
+    return copied
+  }
+
+  /// The real path of the folder `file` is in.
+  private static func canonicalFolder(of file: String) -> String {
+    let folder = (file as NSString).deletingLastPathComponent
+    return URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL
+      .resolvingSymlinksInPath().path
   }
 }
 

@@ -13,7 +13,8 @@ struct Merge: ParsableCommand {
       a poster leamoji did not name and keys leamoji does not write; all other entries stay as \
       they were. Merging is idempotent and the order of the fragments does not matter; two \
       fragments with different entries for one id are an error and nothing is written. \
-      Posters and subtitles are not copied: write the fragments into the folder of --output.
+      Each entry's poster and <id>.vtt / <id>.srt beside its fragment are copied beside \
+      --output.
 
       Examples:
         leamoji merge parts/*.part.json --output MovieData.json
@@ -51,9 +52,12 @@ struct Merge: ParsableCommand {
     if json {
       Console.printJSON(jsonText(report))
     } else {
+      let copies =
+        report.copied == 0
+        ? "" : "; \(report.copied) poster and subtitle file\(report.copied == 1 ? "" : "s") copied"
       Console.print(
         "\(output): \(report.added.count) added, \(report.replaced.count) replaced "
-          + "from \(report.fragments) fragment\(report.fragments == 1 ? "" : "s")")
+          + "from \(report.fragments) fragment\(report.fragments == 1 ? "" : "s")\(copies)")
     }
   }
 }

@@ -132,7 +132,8 @@ struct CatalogueCommandTests {
       !FileManager.default.fileExists(atPath: work.appendingPathComponent("MovieData.json").path))
     let fine = try CLI.leamoji(["merge", "1.json", "--json"], in: work)
     #expect(
-      fine.status == 0 && fine.stdout == "{\"added\":[\"a\"],\"fragments\":1,\"replaced\":[]}\n")
+      fine.status == 0
+        && fine.stdout == "{\"added\":[\"a\"],\"copied\":0,\"fragments\":1,\"replaced\":[]}\n")
   }
 }
 

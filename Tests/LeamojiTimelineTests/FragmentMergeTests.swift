@@ -73,6 +73,32 @@ struct FragmentMergeTests {
     #expect(try store.read().map(\.title) == ["one"])
   }
 
+  @Test("posters and subtitles beside a fragment are copied beside the store, plain names only")
+  func companions() throws {
+    let folder = try ScratchFolder("fragments")
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.file("parts"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder.file("site"), withIntermediateDirectories: true)
+    var evil = sampleMovie("evil")
+    evil.poster = "../outside.jpg"
+    try MovieData.encode([sampleMovie("a"), evil]).write(
+      to: URL(fileURLWithPath: folder.file("parts/a.part.json")))
+    try folder.write("jpeg a", to: "parts/a.jpg")
+    try folder.write("WEBVTT", to: "parts/a.vtt")
+    try folder.write("jpeg evil", to: "outside.jpg")
+    let store = MovieStore(path: folder.file("site/MovieData.json"))
+    let report = try store.merge(fragments: [folder.file("parts/a.part.json")])
+    #expect(report.copied == 2)
+    #expect(try folder.text("site/a.jpg") == "jpeg a" && folder.text("site/a.vtt") == "WEBVTT")
+    #expect(try folder.names() == ["outside.jpg", "parts", "site"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.file("site")).sorted() == [
+        ".MovieData.json.lock", "MovieData.json", "a.jpg", "a.vtt",
+      ])
+  }
+
   @Test("a missing or malformed fragment is an error naming it; the store stays as it was")
   func badFragments() throws {
     let folder = try ScratchFolder("fragments")
