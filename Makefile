@@ -5,14 +5,14 @@ SWIFT ?= swift
 # The FFmpeg development libraries leamoji links against.
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
-# tmux drives the player in a real terminal.
-TEST_PACKAGES := ffmpeg tmux
+# tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test.
+TEST_PACKAGES := ffmpeg tmux parallel
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
 DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge clean
 
 all: build
 
@@ -70,8 +70,54 @@ bench-cnn: deps
 	$(SWIFT) build -c release --product leamoji-bench
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench cnn
 
+# Prints how long `leamoji merge` takes for 1,000 fragments into a 1,000-film store, and its
+# peak memory (goal: under 5 s).
+bench-merge: release
+	scripts/bench-merge.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
+
 clean:
 	rm -rf .build out
+
+# Installing like a tool. `make install` builds a release binary (or installs LEAMOJI_BIN, a
+# binary built elsewhere) and copies it, the default model, shell completions for bash, zsh
+# and fish, and a man page generated from the commands' help, under $(DESTDIR)$(PREFIX).
+# The installed binary finds its model at ../share/leamoji/ from its own folder.
+# `make uninstall` removes exactly those files.
+# (ArgumentParser's generate-manual plugin also works offline with the local package copy,
+# `swift package plugin generate-manual`, but it builds every product of the package and reflows
+# the help's example lines; scripts/make-manual.sh keeps the help text exactly as printed.)
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_ROOT = $(DESTDIR)$(PREFIX)
+INSTALLED_FILES = bin/leamoji share/leamoji/leamoji.safetensors \
+  share/bash-completion/completions/leamoji share/zsh/site-functions/_leamoji \
+  share/fish/vendor_completions.d/leamoji.fish share/man/man1/leamoji.1
+
+.PHONY: install uninstall
+
+install:
+	@bin="$(LEAMOJI_BIN)"; \
+	if [ -z "$$bin" ]; then \
+	  $(MAKE) --no-print-directory release >&2 && \
+	  bin="$$($(SWIFT) build -c release --show-bin-path)/leamoji"; \
+	fi; \
+	set -e; root="$(INSTALL_ROOT)"; \
+	install -d "$$root/bin" "$$root/share/leamoji" "$$root/share/bash-completion/completions" \
+	  "$$root/share/zsh/site-functions" "$$root/share/fish/vendor_completions.d" \
+	  "$$root/share/man/man1"; \
+	install -m 755 "$$bin" "$$root/bin/leamoji"; \
+	install -m 644 Models/leamoji.safetensors "$$root/share/leamoji/leamoji.safetensors"; \
+	"$$bin" --generate-completion-script bash >"$$root/share/bash-completion/completions/leamoji"; \
+	"$$bin" --generate-completion-script zsh >"$$root/share/zsh/site-functions/_leamoji"; \
+	"$$bin" --generate-completion-script fish >"$$root/share/fish/vendor_completions.d/leamoji.fish"; \
+	scripts/make-manual.sh "$$bin" >"$$root/share/man/man1/leamoji.1"; \
+	echo "installed leamoji under $$root"
+
+uninstall:
+	@root="$(INSTALL_ROOT)"; \
+	for f in $(INSTALLED_FILES); do rm -f "$$root/$$f"; done; \
+	rmdir "$$root/share/leamoji" 2>/dev/null || true; \
+	echo "removed leamoji from $$root"
 
 # The mutation fuzzer (Sources/leamoji-fuzz): mutates the sample videos (cut to 3 s), a PNG frame
 # and the model, runs leamoji on each mutant with a time limit and a 4 GB memory limit, and

@@ -1,39 +1,87 @@
 import Foundation
 import LeamojiClassifier
 
-/// Where the model comes from when none is named: `$LEAMOJI_MODEL`, else the shipped
-/// `Models/leamoji.safetensors` found from the executable's folder upwards (the repository's
-/// `Models/` when run from a build folder), else a share folder.
+/// Where the model comes from when none is named, in this order:
+///
+/// 1. `$LEAMOJI_MODEL`;
+/// 2. `../share/leamoji/leamoji.safetensors` from the executable's folder (where
+///    `make install` puts it: `PREFIX/bin/leamoji` → `PREFIX/share/leamoji/`);
+/// 3. `Models/leamoji.safetensors` in the executable's folder or a folder above it (the
+///    repository's `Models/` when run from a build folder);
+/// 4. `Models/leamoji.safetensors` in the current folder.
+///
+/// The executable is found through `/proc/self/exe` (a copied or linked binary still finds its
+/// own folder), falling back to `argv[0]`.
 public enum ModelLocator {
-  /// The path to use for `given` (the `--model` option, when set).
+  /// The search order, as `--help` and the "no model" error state it.
+  public static let searchOrder =
+    "$LEAMOJI_MODEL, else ../share/leamoji/leamoji.safetensors from the leamoji binary's folder, "
+    + "else Models/leamoji.safetensors in the binary's folder or one above it, "
+    + "else ./Models/leamoji.safetensors"
+
+  /// The conventional relative path of the shipped model.
+  public static let defaultRelativePath = "Models/leamoji.safetensors"
+
+  /// The path to use for `given` (the `--model` option, when set); the last candidate
+  /// (`Models/leamoji.safetensors`) when nothing is found, so that the error names a file.
   public static func resolve(_ given: String?) -> String {
     if let given { return given }
-    if let fromEnvironment = ProcessInfo.processInfo.environment["LEAMOJI_MODEL"],
-      !fromEnvironment.isEmpty
-    {
-      return fromEnvironment
-    }
-    return shippedModelPath() ?? "Models/leamoji.safetensors"
+    if let fromEnvironment = environmentModel() { return fromEnvironment }
+    return shippedModelPath() ?? defaultRelativePath
   }
 
-  /// The shipped model beside the executable or in a share folder, if present.
+  /// `$LEAMOJI_MODEL` when set and not empty.
+  static func environmentModel() -> String? {
+    guard let value = ProcessInfo.processInfo.environment["LEAMOJI_MODEL"], !value.isEmpty else {
+      return nil
+    }
+    return value
+  }
+
+  /// The shipped model found by steps 2 to 4 of the search, if present.
   public static func shippedModelPath() -> String? {
-    let files = FileManager.default
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-      .deletingLastPathComponent()
-    while folder.path != "/" {
-      let candidate = folder.appendingPathComponent("Models/leamoji.safetensors").path
-      if files.fileExists(atPath: candidate) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    let shared = [
-      "/usr/local/share/leamoji/leamoji.safetensors", "/usr/share/leamoji/leamoji.safetensors",
-    ]
-    return shared.first { files.fileExists(atPath: $0) }
+    candidates().first { FileManager.default.fileExists(atPath: $0) }
   }
 
-  /// Reads and validates the model at `path` (named as given in errors).
-  public static func load(_ path: String) throws(LeamojiError) -> Classifier {
+  /// Steps 2 to 4 of the search, in order.
+  static func candidates() -> [String] {
+    var paths: [String] = []
+    if let executable = executablePath() {
+      var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+      paths.append(
+        folder.deletingLastPathComponent().appendingPathComponent(
+          "share/leamoji/leamoji.safetensors"
+        )
+        .standardizedFileURL.path)
+      while true {
+        paths.append(folder.appendingPathComponent(defaultRelativePath).path)
+        if folder.path == "/" || folder.path.isEmpty { break }
+        folder.deleteLastPathComponent()
+      }
+    }
+    paths.append(defaultRelativePath)
+    return paths
+  }
+
+  /// The running executable's real path: `/proc/self/exe`, else `argv[0]` with links resolved.
+  static func executablePath() -> String? {
+    if let real = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+      real.hasPrefix("/")
+    {
+      return real
+    }
+    guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
+    return URL(fileURLWithPath: first).resolvingSymlinksInPath().path
+  }
+
+  /// Reads and validates the model at `path` (named as given in errors). When no model was
+  /// named (`given` nil) and none was found, the error states where leamoji looked.
+  public static func load(_ path: String, given: String? = "") throws(LeamojiError) -> Classifier {
+    if given == nil, environmentModel() == nil, !FileManager.default.fileExists(atPath: path) {
+      throw LeamojiError(
+        "\(path): no such file (no model found: looked at \(searchOrder); "
+          + "name one with --model)", kind: .noInput)
+    }
     do {
       return try Classifier(contentsOf: path)
     } catch {

@@ -8,9 +8,10 @@ import LeamojiCore
 /// unescaped slashes for poster paths), UTF-8 with emoji unescaped, whole numbers without `.0`
 /// (Foundation on Linux already writes `7`, not `7.0`), and a trailing newline.
 ///
-/// Read form: any valid JSON array of movie objects (compact or pretty, any key order; unknown
-/// keys are ignored by `decode` — `MovieStore` keeps them when it rewrites the file). An empty
-/// file is an empty list. Anything else is a `MovieDataError` naming the file and the problem.
+/// Read form: any valid JSON array of objects with a string `id`, whoever wrote them (compact or
+/// pretty, any key order, any other keys missing or extra: see `CatalogueEntry`; `MovieStore`
+/// keeps every key when it rewrites the file). An empty file is an empty list. Anything else is
+/// a `MovieDataError` naming the file and the problem.
 public enum MovieData {
   /// The conventional file name.
   public static let defaultFileName = "MovieData.json"
@@ -31,21 +32,43 @@ public enum MovieData {
     }
   }
 
-  /// The movies of a document, in file order.
+  /// The movies of a document, in file order (see `decodeCatalogue` for what is accepted).
   /// - Parameter path: the file the bytes came from, for error messages.
   public static func decode(_ data: Data, path: String) throws(MovieDataError) -> [Movie] {
-    try parse(data, path: path).map(\.movie)
+    try parse(data, path: path).map(\.entry.movie)
   }
 
-  /// One entry as read: the typed movie and every key the file had (for rewriting it as is).
+  /// The entries of a document, in file order, however they were written: any object with a
+  /// string `id` is an entry (see `CatalogueEntry`).
+  /// - Throws: for what is not JSON, not an array, an entry that is not an object or has no
+  ///   string `id`, or two entries with one id (the file would mean two things).
+  public static func decodeCatalogue(_ data: Data, path: String) throws(MovieDataError)
+    -> [CatalogueEntry]
+  {
+    try parse(data, path: path).map(\.entry)
+  }
+
+  /// One entry as read: the lenient typed view and every key the file had (for rewriting it as
+  /// it was).
   struct Entry {
-    var movie: Movie
+    var entry: CatalogueEntry
     var raw: [String: RawJSON]
+    var movie: Movie { entry.movie }
   }
 
-  /// Parses and validates a document: valid JSON, an array, objects with a unique non-empty
-  /// string `id`, and every required key of `Movie` with the right type.
+  /// Parses a document: valid JSON, an array, objects with a unique string `id`. Everything
+  /// else in an entry is optional (`CatalogueEntry.read`).
   static func parse(_ data: Data, path: String) throws(MovieDataError) -> [Entry] {
+    try parseRaw(data, path: path).map { id, raw in
+      Entry(entry: CatalogueEntry.read(raw, id: id), raw: raw)
+    }
+  }
+
+  /// `parse` without the typed view: each entry's id and keys, in file order (what merging
+  /// needs).
+  static func parseRaw(_ data: Data, path: String) throws(MovieDataError) -> [(
+    id: String, raw: [String: RawJSON]
+  )] {
     let bytes = [UInt8](data)
     if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return [] }
     let document: RawJSON
@@ -58,36 +81,39 @@ public enum MovieData {
       throw MovieDataError(
         path: path, problem: "expected a JSON array of movies, found \(document.kindDescription)")
     }
-    var objects: [[String: RawJSON]] = []
+    var entries: [(id: String, raw: [String: RawJSON])] = []
+    entries.reserveCapacity(values.count)
     var firstEntryForID: [String: Int] = [:]
     for (index, value) in values.enumerated() {
-      let entry = "entry \(index + 1)"
-      guard case .object(let object) = value else {
-        throw MovieDataError(
-          path: path, problem: "\(entry) is \(value.kindDescription), expected a movie object")
-      }
-      guard let idValue = object["id"] else {
-        throw MovieDataError(path: path, problem: "\(entry) has no \"id\"")
-      }
-      guard case .string(let id) = idValue, !id.isEmpty else {
-        throw MovieDataError(path: path, problem: "\(entry): \"id\" must be a non-empty string")
-      }
+      let object = try entryObject(value, index: index, path: path)
+      guard case .string(let id)? = object["id"] else { continue }
       if let first = firstEntryForID[id] {
         throw MovieDataError(
           path: path, problem: "duplicate id \"\(id)\" (entries \(first + 1) and \(index + 1))")
       }
       firstEntryForID[id] = index
-      objects.append(object)
+      entries.append((id, object))
     }
-    let movies: [Movie]
-    do {
-      movies = try JSONDecoder().decode([Movie].self, from: data)
-    } catch let error as DecodingError {
-      throw MovieDataError(path: path, problem: describe(decodingError: error, in: values))
-    } catch {
-      throw MovieDataError(path: path, problem: "cannot read: \(error)")
+    return entries
+  }
+
+  /// `value` as an entry: an object with a string `id`.
+  static func entryObject(_ value: RawJSON, index: Int, path: String) throws(MovieDataError)
+    -> [String: RawJSON]
+  {
+    let entry = "entry \(index + 1)"
+    guard case .object(let object) = value else {
+      throw MovieDataError(
+        path: path, problem: "\(entry) is \(value.kindDescription), expected a movie object")
     }
-    return zip(movies, objects).map { Entry(movie: $0, raw: $1) }
+    guard let idValue = object["id"] else {
+      throw MovieDataError(path: path, problem: "\(entry) has no \"id\"")
+    }
+    guard case .string = idValue else {
+      throw MovieDataError(
+        path: path, problem: "\(entry): \"id\" must be a string, found \(idValue.kindDescription)")
+    }
+    return object
   }
 
   /// Refuses what `decode` would refuse: empty or duplicate ids, and non-finite numbers.
@@ -170,38 +196,6 @@ public enum MovieData {
 
   // MARK: - Error messages
 
-  /// "entry 2 (\"forest-walk\"): markers[1].second: expected a number, found a string".
-  static func describe(decodingError: DecodingError, in values: [RawJSON]) -> String {
-    let context: DecodingError.Context
-    var problem: String
-    switch decodingError {
-    case .keyNotFound(let key, let c):
-      context = c
-      problem = "missing key \"\(key.stringValue)\""
-    case .typeMismatch(let type, let c):
-      context = c
-      let found = value(at: c.codingPath, in: values)?.kindDescription ?? "something else"
-      problem = "expected \(describe(type: type)), found \(found)"
-    case .valueNotFound(let type, let c):
-      context = c
-      problem = "expected \(describe(type: type)), found null"
-    case .dataCorrupted(let c):
-      context = c
-      problem = c.debugDescription
-    @unknown default:
-      return "cannot read: \(decodingError)"
-    }
-    guard let index = context.codingPath.first?.intValue else { return problem }
-    var entry = "entry \(index + 1)"
-    if index < values.count, case .object(let object) = values[index],
-      case .string(let id)? = object["id"]
-    {
-      entry += " (\"\(id)\")"
-    }
-    let inner = pathText(context.codingPath.dropFirst())
-    return inner.isEmpty ? "\(entry): \(problem)" : "\(entry): \(inner): \(problem)"
-  }
-
   /// "markers[1].second".
   private static func pathText(_ path: ArraySlice<any CodingKey>) -> String {
     var text = ""
@@ -213,35 +207,6 @@ public enum MovieData {
       }
     }
     return text
-  }
-
-  private static func value(at path: [any CodingKey], in values: [RawJSON]) -> RawJSON? {
-    var current = RawJSON.array(values)
-    for key in path {
-      switch current {
-      case .array(let items):
-        guard let index = key.intValue, items.indices.contains(index) else { return nil }
-        current = items[index]
-      case .object(let members):
-        guard let next = members[key.stringValue] else { return nil }
-        current = next
-      default:
-        return nil
-      }
-    }
-    return current
-  }
-
-  private static func describe(type: Any.Type) -> String {
-    switch type {
-    case is Double.Type, is Float.Type, is Int.Type: return "a number"
-    case is String.Type: return "a string"
-    case is Bool.Type: return "true or false"
-    default:
-      let name = String(describing: type)
-      if name.hasPrefix("Array") || name.hasPrefix("[") && !name.contains(":") { return "an array" }
-      return "an object"
-    }
   }
 
   private static func describe(encodingError error: any Error) -> String {

@@ -73,6 +73,32 @@ public enum MovieID {
     }
   }
 
+  /// The ids an entry for `video` (a file name, a path or an id) may have, in the order to try:
+  /// `video` itself, the file name without its extension as written (the original app's ids,
+  /// e.g. `AliceInWonderland`), and its slug (leamoji's own ids).
+  public static func candidates(forVideo video: String) -> [String] {
+    let name = (video as NSString).lastPathComponent
+    var result = [video]
+    for candidate in [(name as NSString).deletingPathExtension, slug(fromFileName: name)]
+    where !result.contains(candidate) {
+      result.append(candidate)
+    }
+    return result
+  }
+
+  /// Why `id` cannot be an id given with `analyze --id`, or nil when it can: it must not be
+  /// empty, hold `/` or control characters, or be `.` or `..`, because the poster and
+  /// subtitles are written beside the timeline file as `<id>.jpg`, `<id>.vtt`.
+  public static func problem(withExplicitID id: String) -> String? {
+    if id.isEmpty { return "the id must not be empty" }
+    if id == "." || id == ".." { return "the id must not be . or .." }
+    if id.contains("/") { return "the id must not contain /" }
+    if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      return "the id must not contain control characters"
+    }
+    return nil
+  }
+
   /// The ASCII text kept for `scalar`, or nil when it is not a letter or digit we keep.
   private static func asciiFold(_ scalar: Unicode.Scalar) -> String? {
     switch scalar {

@@ -70,66 +70,146 @@ public struct MovieStore: Sendable {
     try readEntries(target).map(\.movie)
   }
 
+  /// The entries in the file with what leamoji could tell about each (see `CatalogueEntry`), in
+  /// file order; a missing (or empty) file has none.
+  public func readCatalogue() throws(MovieDataError) -> [CatalogueEntry] {
+    try readEntries(target).map(\.entry)
+  }
+
+  /// Whether the file exists (a link is followed).
+  public var exists: Bool { access(DurableFile.followingLinks(path), F_OK) == 0 }
+
   /// Stores `updates` (see the type's description) and returns what was stored.
   /// An entry that replaces an existing one keeps the existing `title` / `description` unless
-  /// the update says they were given, and keeps the existing entry's unknown keys; its other
-  /// keys (`markers`, `model`, `poster`, `frames`, ...) are the update's. When several updates
-  /// have the same id, only the last one is stored (and reported).
+  /// the update says they were given, an existing `poster` that is not leamoji's own
+  /// `<id>.jpg` (the app's or a hand-set one), and every key leamoji does not write; its other
+  /// keys (`markers`, `model`, `duration`, `frames`, ...) are the update's. When several
+  /// updates have the same id, only the last one is stored (and reported).
   @discardableResult
   public func merge(_ updates: [MovieUpdate]) throws(MovieDataError) -> MergeResult {
-    var file = target
     // Several updates for one id: only the last counts.
     let updates = updates.enumerated().filter { index, update in
       !updates[(index + 1)...].contains { $0.movie.id == update.movie.id }
     }.map(\.element)
     try MovieData.validate(updates.map(\.movie), path: path)
+    var rawUpdates: [RawUpdate] = []
+    for update in updates {
+      rawUpdates.append(
+        RawUpdate(
+          object: try MovieData.raw(update.movie, path: path), id: update.movie.id,
+          keepTitle: !update.titleGiven, keepDescription: !update.descriptionGiven))
+    }
+    let (stored, replaced) = try store(rawUpdates)
+    return MergeResult(movies: stored.map(\.movie), replacedIDs: replaced)
+  }
+
+  /// One entry to store as raw keys, and which of the existing entry's keys win.
+  struct RawUpdate {
+    var object: [String: RawJSON]
+    var id: String
+    var keepTitle = true
+    var keepDescription = true
+  }
+
+  /// Under the lock: reads the file, combines each update with the entry of its id (see
+  /// `combine`), and writes the whole file durably. Returns the stored entries (in update order)
+  /// and the ids that replaced an existing entry.
+  func store(_ updates: [RawUpdate]) throws(MovieDataError) -> (
+    stored: [CatalogueEntry], replaced: [String]
+  ) {
+    do {
+      return try storeOrFail(updates)
+    } catch {
+      switch error {
+      case .read(let error), .write(let error): throw error
+      }
+    }
+  }
+
+  /// Why `store` failed: the existing file could not be read (malformed), or writing failed.
+  enum StoreFailure: Error {
+    case read(MovieDataError)
+    case write(MovieDataError)
+  }
+
+  /// `store`, telling a malformed existing file from a failed write.
+  func storeOrFail(_ updates: [RawUpdate]) throws(StoreFailure) -> (
+    stored: [CatalogueEntry], replaced: [String]
+  ) {
+    var file = target
     guard Self.isFolder(file.folder) else {
-      throw MovieDataError(path: path, problem: "the folder \(file.folder) does not exist")
+      throw .write(MovieDataError(path: path, problem: "the folder \(file.folder) does not exist"))
     }
     let lock: FileLock
     do {
       lock = try file.lock()
     } catch {
-      throw MovieDataError(path: path, problem: error.problem)
+      throw .write(MovieDataError(path: path, problem: error.problem))
     }
     defer { lock.release() }
 
     var entries: [String: [String: RawJSON]] = [:]
-    var existing: [String: Movie] = [:]
-    for entry in try readEntries(file) {
-      entries[entry.movie.id] = entry.raw
-      existing[entry.movie.id] = entry.movie
+    do {
+      for (id, raw) in try readRawEntries(file) { entries[id] = raw }
+    } catch {
+      throw .read(error)
     }
-    let knownKeys = Set(Movie.CodingKeys.allCases.map(\.stringValue))
-    var stored: [Movie] = []
+    var stored: [CatalogueEntry] = []
     var replaced: [String] = []
     for update in updates {
-      var movie = update.movie
-      var raw: [String: RawJSON] = [:]
-      if let old = existing[movie.id] {
-        if !update.titleGiven { movie.title = old.title }
-        if !update.descriptionGiven { movie.description = old.description }
-        raw = (entries[movie.id] ?? [:]).filter { !knownKeys.contains($0.key) }
-        replaced.append(movie.id)
+      var object = update.object
+      if let old = entries[update.id] {
+        object = Self.combine(old: old, new: update)
+        replaced.append(update.id)
       }
-      raw.merge(try MovieData.raw(movie, path: path)) { _, new in new }
-      entries[movie.id] = raw
-      stored.append(movie)
+      entries[update.id] = object
+      stored.append(CatalogueEntry.read(object, id: update.id))
     }
-    let document = try MovieData.encode(
-      raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
+    let document: Data
+    do {
+      document = try MovieData.encode(
+        raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
+    } catch {
+      throw .write(error)
+    }
     file.failingSteps = failingSteps
     do {
       try file.write([UInt8](document))
     } catch {
-      throw MovieDataError(path: path, problem: error.problem)
+      throw .write(MovieDataError(path: path, problem: error.problem))
     }
-    return MergeResult(movies: stored, replacedIDs: replaced)
+    return (stored, replaced)
+  }
+
+  /// The store's rule for an entry analysed again: the new entry's keys, plus every key of the
+  /// old one the new one lacks and leamoji does not write, the old `title` / `description` when
+  /// kept, and the old `poster` when it is not leamoji's `<id>.jpg`.
+  static func combine(old: [String: RawJSON], new update: RawUpdate) -> [String: RawJSON] {
+    var object = update.object
+    for (key, value) in old where object[key] == nil && !CatalogueEntry.leamojiKeys.contains(key) {
+      object[key] = value
+    }
+    if update.keepTitle, let title = old["title"] { object["title"] = title }
+    if update.keepDescription, let description = old["description"] {
+      object["description"] = description
+    }
+    if case .string(let poster)? = old["poster"], poster != "\(update.id).jpg" {
+      object["poster"] = .string(poster)
+    }
+    return object
   }
 
   // MARK: - Internals
 
   private func readEntries(_ file: DurableFile) throws(MovieDataError) -> [MovieData.Entry] {
+    try readRawEntries(file).map { id, raw in
+      MovieData.Entry(entry: CatalogueEntry.read(raw, id: id), raw: raw)
+    }
+  }
+
+  private func readRawEntries(_ file: DurableFile) throws(MovieDataError) -> [(
+    id: String, raw: [String: RawJSON]
+  )] {
     let bytes: [UInt8]?
     do {
       bytes = try file.readIfPresent()
@@ -137,7 +217,7 @@ public struct MovieStore: Sendable {
       throw MovieDataError(path: path, problem: error.problem)
     }
     guard let bytes else { return [] }
-    return try MovieData.parse(Data(bytes), path: path)
+    return try MovieData.parseRaw(Data(bytes), path: path)
   }
 
   /// Whether `path` is an existing folder.

@@ -58,6 +58,13 @@ struct Analyze: ParsableCommand {
   @Option(help: "Description of the entry (default: the video's comment metadata).")
   var description: String?
 
+  @Option(
+    help: """
+      The entry's id, exactly as given (default: a slug of the file name). The original iOS app \
+      uses the video's file name without extension as its id.
+      """)
+  var id: String?
+
   @Option(help: "How many videos to analyse at once.")
   var jobs = 1
 
@@ -75,6 +82,12 @@ struct Analyze: ParsableCommand {
     guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1 to 64") }
     if videos.count > 1 && (title != nil || description != nil) {
       throw ValidationError("--title and --description apply to one video at a time")
+    }
+    if let id {
+      if videos.count > 1 { throw ValidationError("--id applies to one video at a time") }
+      if let problem = MovieID.problem(withExplicitID: id) {
+        throw ValidationError("--id: \(problem)")
+      }
     }
   }
 
@@ -99,8 +112,9 @@ struct Analyze: ParsableCommand {
     }
 
     let names = videos.map { ($0 as NSString).lastPathComponent }
-    let ids = MovieID.ids(forFileNames: names)
-    for (index, id) in ids.enumerated() where id != MovieID.slug(fromFileName: names[index]) {
+    let ids = id.map { [$0] } ?? MovieID.ids(forFileNames: names)
+    for (index, id) in ids.enumerated()
+    where self.id == nil && id != MovieID.slug(fromFileName: names[index]) {
       Console.warning(
         "\(videos[index]): its id is taken by another video in this batch; stored as '\(id)'")
     }
@@ -185,6 +199,8 @@ struct Analyze: ParsableCommand {
 
 /// "30 s", "2.5 s", "1 min 5 s".
 func secondsText(_ seconds: Double) -> String {
+  // Hand-written files may hold any number; Int() of a huge one would trap.
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g s", seconds) }
   if seconds >= 60 {
     let whole = Int(seconds.rounded())
     return "\(whole / 60) min \(whole % 60) s"

@@ -8,7 +8,11 @@ import LeamojiCore
 struct ModelOptions: ParsableArguments {
   @Option(
     name: .long,
-    help: "The model file (default: $LEAMOJI_MODEL, else the shipped Models/leamoji.safetensors).",
+    help: """
+      The model file (default: $LEAMOJI_MODEL, else the installed \
+      <bin>/../share/leamoji/leamoji.safetensors, else Models/leamoji.safetensors in the \
+      binary's folder or one above it, else ./Models/leamoji.safetensors).
+      """,
     completion: .file(extensions: ["safetensors"]))
   var model: String?
 
@@ -19,7 +23,7 @@ struct ModelOptions: ParsableArguments {
   func load() throws -> (classifier: Classifier, path: String) {
     let path = resolvedPath()
     do {
-      return (try ModelLocator.load(path), path)
+      return (try ModelLocator.load(path, given: model), path)
     } catch {
       throw CommandFailure(error)
     }

@@ -81,8 +81,10 @@ struct Play: ParsableCommand {
     } catch {
       throw CommandFailure(error.description, status: .badInput)
     }
+    for candidate in MovieID.candidates(forVideo: video).dropFirst() {
+      if let movie = movies.first(where: { $0.id == candidate }) { return movie }
+    }
     let id = MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
-    if let movie = movies.first(where: { $0.id == id }) { return movie }
     Console.writeStderr(
       "\(Console.safe(video)) is not in \(Console.safe(data)) yet: analysing it first\n")
     let (classifier, modelPath) = try modelOptions.load()

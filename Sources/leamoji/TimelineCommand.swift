@@ -26,33 +26,42 @@ struct Timeline: ParsableCommand {
   var json = false
 
   func run() throws {
-    let movies: [Movie]
+    let entries: [CatalogueEntry]
     do {
-      movies = try MovieStore(path: data).read()
+      entries = try MovieStore(path: data).readCatalogue()
     } catch {
       throw CommandFailure(error.description, status: .badInput)
     }
+    let movies = entries.map(\.movie)
+    let ids = Set(movies.map(\.id))
     let id =
-      movies.contains { $0.id == video }
-      ? video : MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
-    guard let movie = movies.first(where: { $0.id == id }) else {
+      MovieID.candidates(forVideo: video).first { ids.contains($0) }
+      ?? MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+    guard let entry = entries.first(where: { $0.movie.id == id }) else {
       throw CommandFailure(
         "\(video): not analysed yet (no entry '\(id)' in \(data)); run: leamoji analyze \(video)"
           + (data == MovieData.defaultFileName ? "" : " --output \(data)"),
         status: .noInput)
     }
+    let movie = entry.movie
     if json {
       Console.printJSON(jsonText(movie))
       return
     }
+    for problem in entry.problems {
+      Console.warning("\(data): entry '\(movie.id)': unreadable \(problem)")
+    }
+    let duration = entry.duration.map(secondsText) ?? "duration unknown"
     Console.print(
-      "\(movie.title) (\(movie.id)): \(secondsText(movie.duration)), cues \(secondsText(movie.seekAhead)) ahead"
-    )
+      "\(movie.title) (\(movie.id)): \(duration), cues \(secondsText(movie.seekAhead)) ahead")
     for (i, marker) in movie.markers.enumerated() {
-      let end = i + 1 < movie.markers.count ? movie.markers[i + 1].second : movie.duration
+      let last = i + 1 == movie.markers.count
+      let end =
+        last && entry.duration == nil
+        ? "…" : clock(last ? movie.duration : movie.markers[i + 1].second)
       Console.print(
         String(
-          format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), clock(end),
+          format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), end,
           clock(marker.cueAt),
           marker.emoji, marker.label, marker.confidence * 100))
     }
@@ -66,7 +75,8 @@ struct Timeline: ParsableCommand {
     var labels: [String] = []
     var second = 0.0
     var index = 0
-    while second < movie.duration {
+    // A hand-written duration may be anything; a strip longer than ~11.5 days is no film.
+    while second < min(movie.duration, CatalogueEntry.maximumSecond) {
       while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second {
         index += 1
       }
@@ -79,6 +89,7 @@ struct Timeline: ParsableCommand {
 
 /// `m:ss`, or `h:mm:ss` from an hour on.
 func clock(_ seconds: Double) -> String {
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g", seconds) }
   let whole = Int(seconds.rounded(.down))
   if whole >= 3600 {
     return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)

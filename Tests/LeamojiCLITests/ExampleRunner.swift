@@ -215,6 +215,10 @@ enum ExampleInputs {
     "play": Rule(positionals: .files, options: ["--model"]),
     "timeline": Rule(
       positionals: .fileOrID, options: ["--data"], defaults: ["--data": "MovieData.json"]),
+    "list": Rule(positionals: .none, options: ["--data"], defaults: ["--data": "MovieData.json"]),
+    "export": Rule(
+      positionals: .none, options: ["--data"], defaults: ["--data": "MovieData.json"]),
+    "merge": Rule(positionals: .files),
     "frames": Rule(positionals: .files),
     "train": Rule(positionals: .files, options: ["--test", "--validation"]),
     "evaluate": Rule(positionals: .files, options: ["--model"]),
@@ -292,6 +296,7 @@ enum ExampleInputs {
 /// | `frames/000042.png` | one frame of night-walk (second 10, scary) under that name |
 /// | `my-model.safetensors` | a copy of the shipped `Models/leamoji.safetensors` |
 /// | `MovieData.json`, `site/MovieData.json` | the three sample videos analysed with the shipped model |
+/// | `parts`, `a.json`, `b.json` | fragments: `parts/<sample>.part.json` with one sample video's entry each; `a.json` and `b.json` the first two of them |
 ///
 /// The frames are made once per test run with `leamoji frames --size 160x90` and sorted into the
 /// labelled folders by the samples' `SampleVideos/*.truth.json` (the mood of every second), so the
@@ -347,6 +352,17 @@ struct Placeholder: Sendable {
       names: ["MovieData.json", "site/MovieData.json"],
       standsFor: "the three sample videos analysed with the shipped model"
     ) { try ExampleAssets.copy(ExampleAssets.timelineFile.get(), to: $0) },
+    Placeholder(
+      names: ["parts"], standsFor: "parts/<sample>.part.json, one sample video's entry each"
+    ) { try ExampleAssets.copy(ExampleAssets.fragments.get(), to: $0) },
+    Placeholder(names: ["a.json"], standsFor: "the meadow-storm fragment") {
+      try ExampleAssets.copy(
+        ExampleAssets.fragments.get().appendingPathComponent("meadow-storm.part.json"), to: $0)
+    },
+    Placeholder(names: ["b.json"], standsFor: "the night-walk fragment") {
+      try ExampleAssets.copy(
+        ExampleAssets.fragments.get().appendingPathComponent("night-walk.part.json"), to: $0)
+    },
   ]
 
   static func named(_ name: String) -> Placeholder? {
@@ -452,6 +468,22 @@ enum ExampleAssets {
       ], timeout: 120)
     guard result.status == 0 else { throw HarnessError("leamoji analyze failed: \(result.stderr)") }
     return url
+  }
+
+  /// `fragments/<sample>.part.json`: each sample video's entry of `timelineFile` alone.
+  static let fragments: Result<URL, any Error> = Result {
+    let root = folder.appendingPathComponent("fragments")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let data = try Data(contentsOf: timelineFile.get())
+    guard let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+      throw HarnessError("the timeline file is not an array of objects")
+    }
+    for entry in entries {
+      let id = entry["id"] as? String ?? "entry"
+      try JSONSerialization.data(withJSONObject: [entry], options: [.sortedKeys]).write(
+        to: root.appendingPathComponent("\(id).part.json"))
+    }
+    return root
   }
 
   static func copy(_ source: URL, to destination: URL) throws {

@@ -41,7 +41,8 @@ enum HelpText {
   /// the SUBCOMMANDS sections of the help texts themselves, so a new command cannot be missed.
   static let commands: [HelpCommand] = [
     HelpCommand(), HelpCommand("analyze"), HelpCommand("play"), HelpCommand("timeline"),
-    HelpCommand("frames"), HelpCommand("train"), HelpCommand("evaluate"), HelpCommand("classify"),
+    HelpCommand("list"), HelpCommand("export"), HelpCommand("merge"), HelpCommand("frames"),
+    HelpCommand("train"), HelpCommand("evaluate"), HelpCommand("classify"),
     HelpCommand("scenes"), HelpCommand("scenes", "dataset"), HelpCommand("scenes", "clip"),
   ]
 

@@ -197,7 +197,8 @@ struct MovieDataTests {
       ("{\"id\": \"a\"}", "f.json: expected a JSON array of movies, found an object"),
       ("[\"a\"]", "f.json: entry 1 is a string, expected a movie object"),
       ("[{\"title\": \"x\"}]", "f.json: entry 1 has no \"id\""),
-      ("[{\"id\": 3}]", "f.json: entry 1: \"id\" must be a non-empty string"),
+      ("[{\"id\": 3}]", "f.json: entry 1: \"id\" must be a string, found a number"),
+      ("[{\"id\": null}]", "f.json: entry 1: \"id\" must be a string, found null"),
       (
         "[{\"id\": \"a\", \"id\": \"b\"}]",
         "f.json: not valid JSON: duplicate key \"id\" at line 1, column 14"
@@ -218,33 +219,33 @@ struct MovieDataTests {
         .description == message)
   }
 
-  @Test("schema errors name the entry, its id and the path inside it")
-  func schemaErrors() throws {
+  @Test("duplicate ids are refused; other damage in an entry is read around and noted")
+  func damagedEntries() throws {
     let valid = try MovieData.encode([sampleMovie("a"), sampleMovie("b")])
     let text = String(decoding: valid, as: UTF8.self)
-    func problem(_ edited: String) -> String? {
-      do {
-        _ = try MovieData.decode(Data(edited.utf8), path: "m.json")
-        return nil
-      } catch {
-        return error.description
-      }
+    func entries(_ edited: String) throws -> [CatalogueEntry] {
+      try MovieData.decodeCatalogue(Data(edited.utf8), path: "m.json")
     }
     let duplicate = text.replacingOccurrences(of: "\"id\" : \"b\"", with: "\"id\" : \"a\"")
-    #expect(problem(duplicate) == "m.json: duplicate id \"a\" (entries 1 and 2)")
+    #expect(throws: MovieDataError(path: "m.json", problem: "duplicate id \"a\" (entries 1 and 2)"))
+    {
+      try entries(duplicate)
+    }
     let wrongType = text.replacingOccurrences(
       of: "\"duration\" : 20,\n    \"id\" : \"b\"",
       with: "\"duration\" : \"20\",\n    \"id\" : \"b\"")
-    #expect(
-      problem(wrongType) == "m.json: entry 2 (\"b\"): duration: expected a number, found a string")
+    let b = try entries(wrongType)[1]
+    #expect(b.duration == nil && b.problems == ["duration: expected a number, found a string"])
+    #expect(b.edits == ["unreadable duration: expected a number, found a string"])
     let missingSecond = text.replacingOccurrences(of: ",\n        \"second\" : 0", with: "")
-    #expect(problem(missingSecond) == "m.json: entry 1 (\"a\"): markers[0]: missing key \"second\"")
+    let a = try entries(missingSecond)[0]
+    #expect(a.movie.markers.isEmpty && a.problems == ["markers[0]: no second"])
     let nullLabel = text.replacingOccurrences(of: "\"label\" : \"happy\"", with: "\"label\" : null")
-    #expect(
-      problem(nullLabel)
-        == "m.json: entry 1 (\"a\"): markers[0].label: expected a string, found null")
+    #expect(try entries(nullLabel)[0].problems == ["markers[0]: no label"])
     let noModel = text.replacingOccurrences(of: "\"model\"", with: "\"modell\"")
-    #expect(problem(noModel) == "m.json: entry 1 (\"a\"): missing key \"model\"")
+    let unmodelled = try entries(noModel)[0]
+    #expect(unmodelled.model == nil && unmodelled.otherKeys == ["modell"])
+    #expect(unmodelled.movie.markers == sampleMovie("a").markers)
   }
 
   @Test("whole numbers are written as integers, fractions as the shortest decimal")

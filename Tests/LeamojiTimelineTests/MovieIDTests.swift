@@ -60,4 +60,24 @@ struct MovieIDTests {
     let second = MovieID.unique(long, taken: [long])
     #expect(second.count == 64 && second.hasSuffix("-2"))
   }
+
+  @Test("a video is looked up as given, then by its name as written (the app's ids), then slugged")
+  func lookupCandidates() {
+    #expect(
+      MovieID.candidates(forVideo: "films/AliceInWonderland.mp4")
+        == ["films/AliceInWonderland.mp4", "AliceInWonderland", "aliceinwonderland"])
+    #expect(MovieID.candidates(forVideo: "meadow-storm") == ["meadow-storm"])
+    #expect(MovieID.candidates(forVideo: "x.mp4") == ["x.mp4", "x"])
+  }
+
+  @Test(
+    "ids given with --id: kept exactly, unless they cannot name a file beside the timeline",
+    arguments: [
+      ("AliceInWonderland", nil), ("Ça Fait Peur!", nil), ("", "the id must not be empty"),
+      ("..", "the id must not be . or .."), ("a/b", "the id must not contain /"),
+      ("a\u{7}b", "the id must not contain control characters"),
+    ] as [(String, String?)])
+  func explicitIDs(id: String, problem: String?) {
+    #expect(MovieID.problem(withExplicitID: id) == problem)
+  }
 }

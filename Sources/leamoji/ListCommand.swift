@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import LeamojiCore
+import LeamojiTimeline
+
+/// `leamoji list`: the catalogue in MovieData.json, one line per film.
+struct List: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the films in MovieData.json, one line per film.",
+    discussion: """
+      Each line shows the id, the title, the duration, the seconds of each label, the number of \
+      markers, the model the film was analysed with (the start of its SHA-256; "app" for \
+      markers in the original iOS app's form, "-" when there are none) and whether the entry \
+      was edited after leamoji wrote it (keys leamoji does not write, markers it would not \
+      write, unreadable values). Entries written by the original app or by hand are listed too.
+
+      Examples:
+        leamoji list
+        leamoji list --data site/MovieData.json --json
+      """
+  )
+
+  @Option(help: "The timeline file.", completion: .file(extensions: ["json"]))
+  var data = MovieData.defaultFileName
+
+  @Flag(help: "Print one line of JSON per film.")
+  var json = false
+
+  func run() throws {
+    let store = MovieStore(path: data)
+    guard store.exists else { throw CommandFailure("\(data): no such file", status: .noInput) }
+    let entries: [CatalogueEntry]
+    do {
+      entries = try store.readCatalogue()
+    } catch {
+      throw CommandFailure(error.description, status: .badInput)
+    }
+    for entry in entries.sorted(by: { $0.movie.id < $1.movie.id }) {
+      let summary = CatalogueSummary(entry)
+      if json {
+        Console.printJSON(jsonText(summary))
+      } else {
+        Console.print(Self.line(summary, entry: entry))
+      }
+    }
+  }
+
+  /// `meadow-storm  "Meadow and Storm"  30 s  😀 happy 14 s, 😱 scary 16 s  2 markers
+  /// model 1a2b3c4d5e6f  not edited`.
+  static func line(_ summary: CatalogueSummary, entry: CatalogueEntry) -> String {
+    let emoji = Dictionary(
+      entry.movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
+    let labels = summary.seconds.keys.sorted().map { label in
+      "\(emoji[label] ?? Label(name: label).emoji) \(label) \(secondsText(summary.seconds[label] ?? 0))"
+    }
+    let model: String
+    switch (summary.model, entry.markerForm) {
+    case (let sha?, _): model = "model " + String(sha.prefix(12))
+    case (nil, .app): model = "model app"
+    case (nil, _): model = "model -"
+    }
+    let markers = "\(summary.markers) marker\(summary.markers == 1 ? "" : "s")"
+    return [
+      summary.id, "\"\(summary.title)\"", summary.duration.map(secondsText) ?? "? s",
+      labels.isEmpty ? "no markers" : labels.joined(separator: ", "), markers, model,
+      summary.edited ? "edited (\(summary.edits.joined(separator: "; ")))" : "not edited",
+    ].joined(separator: "  ")
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+/// The original app's two files, as its encoder writes them (see AppFormatTests in
+/// LeamojiTimelineTests for the app's Codable types).
+enum AppFiles {
+  static let analysed = """
+    [
+      {
+        "description" : "Alice follows a white rabbit.",
+        "id" : "AliceInWonderland",
+        "markers" : {
+          "149" : "Scary",
+          "150" : "Scary",
+          "212" : "Happy"
+        },
+        "poster" : "AliceInWonderland",
+        "title" : "Alice in Wonderland"
+      },
+      {
+        "description" : "A lion cub.",
+        "id" : "LionKing",
+        "poster" : "LionKing",
+        "title" : "The Lion King"
+      }
+    ]
+    """
+
+  static var sample: String {
+    ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/meadow-storm.mp4").path
+  }
+
+  static func json(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8))
+  }
+}
+
+@Suite("list, export, merge and analyze --id on the original app's files")
+struct CatalogueCommandTests {
+  @Test("analyze merges into the app's file; list, timeline and export show every film")
+  func appFileEndToEnd() throws {
+    let work = try CLI.temporaryFolder("catalogue")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    try AppFiles.analysed.write(to: data, atomically: true, encoding: .utf8)
+    let video = work.appendingPathComponent("LionKing.mp4")
+    try FileManager.default.copyItem(atPath: AppFiles.sample, toPath: video.path)
+
+    let analyze = try CLI.leamoji(["analyze", video.path, "--id", "LionKing"], in: work)
+    try #require(analyze.status == 0, "\(analyze.stderr)")
+    #expect(analyze.stdout.hasPrefix("LionKing: 30 s, 4 markers"))
+
+    let list = try CLI.leamoji(["list"], in: work)
+    #expect(list.status == 0)
+    let lines = list.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2)
+    #expect(
+      lines[0].hasPrefix(
+        "AliceInWonderland  \"Alice in Wonderland\"  ? s  😀 happy 1 s, 😱 scary 1 min 3 s  "
+          + "2 markers  model app  not edited"))
+    #expect(lines[1].hasPrefix("LionKing  \"The Lion King\"  30 s  😀 happy 14 s"))
+    #expect(lines[1].contains("4 markers  model ") && lines[1].hasSuffix("not edited"))
+    let listJSON = try CLI.leamoji(["list", "--json"], in: work)
+    let first = try #require(
+      try AppFiles.json(String(listJSON.stdout.split(separator: "\n")[0])) as? [String: Any])
+    #expect(first["markerForm"] as? String == "app" && first["markers"] as? Int == 2)
+
+    let timeline = try CLI.leamoji(["timeline", "AliceInWonderland.mp4"], in: work)
+    #expect(timeline.status == 0, "\(timeline.stderr)")
+    #expect(timeline.stdout.contains("Alice in Wonderland (AliceInWonderland): duration unknown"))
+    #expect(timeline.stdout.contains("2:29 – 3:32  cue at 2:24  😱 scary"))
+    #expect(timeline.stdout.contains("3:32 – …  cue at 3:27  😀 happy"))
+
+    let export = try CLI.leamoji(["export", "--format", "ios"], in: work)
+    #expect(export.status == 0, "\(export.stderr)")
+    let movies = try #require(try AppFiles.json(export.stdout) as? [[String: Any]])
+    #expect(
+      movies.map { Set($0.keys) } == [
+        ["description", "id", "markers", "poster", "title"],
+        ["description", "id", "markers", "poster", "title"],
+      ])
+    #expect(
+      movies[0]["markers"] as? [String: String] == [
+        "149": "Scary", "150": "Scary", "212": "Happy",
+      ])
+    // The re-analysed app entry keeps the app's title, description and poster.
+    #expect(movies[1]["title"] as? String == "The Lion King")
+    #expect(movies[1]["poster"] as? String == "LionKing")
+    #expect(
+      movies[1]["markers"] as? [String: String] == [
+        "0": "Happy", "8": "Neutral", "14": "Scary", "24": "Happy",
+      ])
+
+    let out = work.appendingPathComponent("app/MovieData.json").path
+    try FileManager.default.createDirectory(
+      atPath: work.appendingPathComponent("app").path, withIntermediateDirectories: true)
+    #expect(try CLI.leamoji(["export", "--format", "ios", "--output", out], in: work).status == 0)
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == export.stdout)
+    let again = try CLI.leamoji(["export", "--format", "ios", "--output", out], in: work)
+    #expect(again.status == 73 && again.stderr.contains("already exists"))
+  }
+
+  @Test(
+    "--id is kept exactly; a bad one is a usage error", arguments: ["", "a/b", "..", "x\u{1B}y"])
+  func badIDs(id: String) throws {
+    let result = try CLI.leamoji([
+      "analyze", AppFiles.sample, "--id", id, "--output", "/nonexistent/x.json",
+    ])
+    #expect(result.status == 64 && result.stderr.contains("--id"))
+  }
+
+  @Test("merge: exit statuses for a missing, a malformed and a conflicting fragment")
+  func mergeErrors() throws {
+    let work = try CLI.temporaryFolder("merge")
+    defer { try? FileManager.default.removeItem(at: work) }
+    try "[{\"id\": \"a\", \"title\": \"1\"}]".write(
+      to: work.appendingPathComponent("1.json"), atomically: true, encoding: .utf8)
+    try "[{\"id\": \"a\", \"title\": \"2\"}]".write(
+      to: work.appendingPathComponent("2.json"), atomically: true, encoding: .utf8)
+    try "{}".write(to: work.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+    let missing = try CLI.leamoji(["merge", "gone.json"], in: work)
+    #expect(missing.status == 66 && missing.stderr == "leamoji: gone.json: no such file\n")
+    let malformed = try CLI.leamoji(["merge", "bad.json"], in: work)
+    #expect(
+      malformed.status == 65
+        && malformed.stderr
+          == "leamoji: bad.json: expected a JSON array of movies, found an object\n"
+    )
+    let conflict = try CLI.leamoji(["merge", "2.json", "1.json"], in: work)
+    #expect(conflict.status == 65 && conflict.stderr.contains("entry \"a\" differs"))
+    #expect(
+      !FileManager.default.fileExists(atPath: work.appendingPathComponent("MovieData.json").path))
+    let fine = try CLI.leamoji(["merge", "1.json", "--json"], in: work)
+    #expect(
+      fine.status == 0
+        && fine.stdout == "{\"added\":[\"a\"],\"copied\":0,\"fragments\":1,\"replaced\":[]}\n")
+  }
+}
+
+@Suite("Many machines: GNU parallel runs analyze into fragments, merge joins them")
+struct ParallelRecipeTests {
+  @Test("parallel (with the --sshlogin form, on this machine) and merge give the golden file")
+  func parallelThenMerge() throws {
+    guard
+      let parallel = ["/usr/bin/parallel", "/usr/local/bin/parallel"].first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else {
+      Issue.record(
+        "GNU parallel is not installed: apt-get install parallel (make test-deps does it)")
+      return
+    }
+    let repository = ShippedAssetsTests.repository
+    let work = try CLI.temporaryFolder("parallel")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let videos = ["meadow-storm", "night-walk", "party-cellar"].map {
+      repository.appendingPathComponent("SampleVideos/\($0).mp4").path
+    }
+    // The README's recipe; `--sshlogin :` is this machine (other hosts: --sshlogin a,b).
+    let run = try CLI.run(
+      parallel,
+      [
+        "--will-cite", "--halt", "now,fail=1", "--sshlogin", ":", CLI.binary, "analyze", "{}",
+        "--output", work.path + "/{/.}.part.json", "--frames", "--no-poster", ":::",
+      ] + videos, timeout: 600)
+    try #require(run.status == 0, "\(run.stderr)")
+    let parts = try FileManager.default.contentsOfDirectory(atPath: work.path).filter {
+      $0.hasSuffix(".part.json")
+    }.sorted()
+    #expect(parts == ["meadow-storm.part.json", "night-walk.part.json", "party-cellar.part.json"])
+    let merge = try CLI.leamoji(
+      ["merge"] + parts.reversed() + ["--output", "MovieData.json"], in: work)
+    try #require(merge.status == 0, "\(merge.stderr)")
+    let merged = try String(
+      contentsOf: work.appendingPathComponent("MovieData.json"), encoding: .utf8)
+    let golden = try String(
+      contentsOf: repository.appendingPathComponent(
+        "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json"), encoding: .utf8)
+    #expect(merged == golden)
+  }
+}
+
+@Suite("make install / make uninstall into a temporary prefix")
+struct InstallTests {
+  @Test("the copied binary finds its model from another folder; uninstall removes every file")
+  func installAndUninstall() throws {
+    let repository = ShippedAssetsTests.repository
+    let prefix = try CLI.temporaryFolder("prefix")
+    let elsewhere = try CLI.temporaryFolder("elsewhere")
+    defer {
+      try? FileManager.default.removeItem(at: prefix)
+      try? FileManager.default.removeItem(at: elsewhere)
+    }
+    let install = try CLI.run(
+      "make",
+      [
+        "-C", repository.path, "--no-print-directory", "install", "PREFIX=\(prefix.path)",
+        "DESTDIR=", "LEAMOJI_BIN=\(CLI.binary)",
+      ], timeout: 300)
+    try #require(install.status == 0, "\(install.stdout)\(install.stderr)")
+    let files = [
+      "bin/leamoji", "share/leamoji/leamoji.safetensors",
+      "share/bash-completion/completions/leamoji", "share/zsh/site-functions/_leamoji",
+      "share/fish/vendor_completions.d/leamoji.fish", "share/man/man1/leamoji.1",
+    ]
+    for file in files {
+      let attributes = try FileManager.default.attributesOfItem(
+        atPath: prefix.appendingPathComponent(file).path)
+      #expect((attributes[.size] as? Int ?? 0) > 100, "\(file)")
+    }
+    let manual = try String(
+      contentsOf: prefix.appendingPathComponent("share/man/man1/leamoji.1"), encoding: .utf8)
+    #expect(manual.hasPrefix(".TH LEAMOJI 1") && manual.contains(".SS \"leamoji merge\""))
+    let bash = try String(
+      contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/leamoji"),
+      encoding: .utf8)
+    #expect(bash.contains("complete") && bash.contains("export"))
+
+    // From a folder with no Models/, without $LEAMOJI_MODEL: the installed model is found.
+    let binary = prefix.appendingPathComponent("bin/leamoji").path
+    let analyze = try CLI.run(
+      "env", ["-u", "LEAMOJI_MODEL", binary, "analyze", AppFiles.sample, "--no-poster"],
+      in: elsewhere, timeout: 300)
+    #expect(analyze.status == 0, "\(analyze.stderr)")
+    #expect(analyze.stdout.hasPrefix("meadow-storm: 30 s, 4 markers"))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: elsewhere.appendingPathComponent("MovieData.json").path))
+
+    // Without the model the error says where leamoji looked.
+    try FileManager.default.removeItem(
+      at: prefix.appendingPathComponent("share/leamoji/leamoji.safetensors"))
+    let lost = try CLI.run(
+      "env", ["-u", "LEAMOJI_MODEL", binary, "analyze", AppFiles.sample], in: elsewhere)
+    #expect(lost.status == 66)
+    #expect(
+      lost.stderr.contains("no model found: looked at $LEAMOJI_MODEL, else ../share/leamoji/"))
+
+    let uninstall = try CLI.run(
+      "make",
+      [
+        "-C", repository.path, "--no-print-directory", "uninstall", "PREFIX=\(prefix.path)",
+        "DESTDIR=",
+      ])
+    #expect(uninstall.status == 0, "\(uninstall.stderr)")
+    let left = FileManager.default.enumerator(atPath: prefix.path)?.compactMap { $0 as? String }
+      .filter { name in
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(
+          atPath: prefix.appendingPathComponent(name).path, isDirectory: &isFolder)
+        return !isFolder.boolValue
+      }
+    #expect(left == [])
+  }
+}
