@@ -127,4 +127,56 @@ struct PlayCommandTests {
     #expect(try !tmux.alternateScreenOn(), "alternate screen left")
     #expect(!back.contains("▀"))
   }
+
+  @Test("plays a MovieData.json the original app wrote: its markers object drives the emoji")
+  func playsAnAppFile() throws {
+    let work = try CLI.temporaryFolder("play-app")
+    defer { try? FileManager.default.removeItem(at: work) }
+    // The app names videos by id; its markers are second → "Happy"/"Neutral"/"Scary".
+    try FileManager.default.copyItem(
+      atPath: ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4")
+        .path,
+      toPath: work.appendingPathComponent("NightWalk.mp4").path)
+    let app = """
+      [
+        {
+          "description" : "A walk at night.",
+          "id" : "NightWalk",
+          "markers" : {
+            "0" : "Scary",
+            "20" : "Happy"
+          },
+          "poster" : "NightWalk",
+          "title" : "Night Walk"
+        }
+      ]
+      """
+    try app.write(
+      to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
+
+    let tmux = Tmux()
+    try tmux.start(in: work)
+    defer { tmux.stop() }
+    try tmux.type("'\(CLI.binary)' play NightWalk.mp4; echo exit=$?", "Enter")
+    var clock: Int? = nil
+    for _ in 0..<40 where clock == nil || clock! < 1 {
+      usleep(250_000)
+      clock = playerClock(try tmux.screen())
+    }
+    let text = try tmux.screen()
+    #expect(clock != nil, "a clock on screen: \(text)")
+    #expect(text.contains("😱"), "the app's first marker (scary from 0 s) is on screen: \(text)")
+    #expect(!text.contains("😐"), "no label the app's file does not hold: \(text)")
+    try tmux.type("q")
+    var back = ""
+    for _ in 0..<20 where !back.contains("exit=") {
+      usleep(250_000)
+      back = try tmux.screen()
+    }
+    #expect(back.contains("exit=0"), "\(back)")
+    // Playing reads the file and never rewrites it.
+    let after = try String(
+      contentsOf: work.appendingPathComponent("MovieData.json"), encoding: .utf8)
+    #expect(after == app)
+  }
 }
