@@ -22,7 +22,7 @@ struct Leamoji: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Analyze.self, Play.self, Timeline.self, Frames.self, Train.self, Evaluate.self,
-      Classify.self, Scenes.self,
+      Classify.self, Scenes.self, Model.self,
     ]
   )
 

@@ -65,7 +65,7 @@ struct VariedSceneTests {
     // The same classifier on the classic scenes: lighting gives the mood away there.
     let classic = Self.nearestCentroidAccuracy(set: .classic)
     print("lighting-only nearest centroid: varied \(varied), classic \(classic)")
-    #expect(classic >= 0.85, "nearest centroid on classic scenes: \(classic)")
+    #expect(classic >= 0.75, "nearest centroid on classic scenes: \(classic)")
   }
 
   @Test("the same mood, seed and set give identical pixels; the sets differ", arguments: Mood.allCases)
