@@ -81,6 +81,14 @@ extension Train {
         "--size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
         status: .usage)
     }
+    if let base {
+      let weighted = base.classifier.network.layers.filter { !$0.parameters.isEmpty }.count
+      guard freeze < weighted else {
+        throw CommandFailure(
+          "--freeze \(freeze): \(self.`init`!) has \(weighted) layers with weights and the last one must train (use 0 to \(weighted - 1))",
+          status: .usage)
+      }
+    }
     let inputSize = base?.classifier.inputSize ?? PixelSize(width: size ?? 64, height: size ?? 64)
     // Fine-tuning on the base model's labels keeps its head: read the folders in its order.
     var order: [String]? = nil

@@ -43,6 +43,7 @@ enum HelpText {
     HelpCommand(), HelpCommand("analyze"), HelpCommand("play"), HelpCommand("timeline"),
     HelpCommand("frames"), HelpCommand("train"), HelpCommand("evaluate"), HelpCommand("classify"),
     HelpCommand("scenes"), HelpCommand("scenes", "dataset"), HelpCommand("scenes", "clip"),
+    HelpCommand("model"),
   ]
 
   static let fixtures = ShippedAssetsTests.repository.appendingPathComponent(
