@@ -26,7 +26,8 @@ enum FineTuning {
     guard case .linear(let name, let inFeatures, _) = specs.last else {
       throw .cannotFineTune(reason: "the model's last layer is not a linear head")
     }
-    specs[specs.count - 1] = .linear(name: name, inFeatures: inFeatures, outFeatures: labelNames.count)
+    specs[specs.count - 1] = .linear(
+      name: name, inFeatures: inFeatures, outFeatures: labelNames.count)
     let network: Network
     do {
       let fresh = try Network(specs: specs, inputShape: base.network.inputShape, seed: seed)
@@ -34,7 +35,8 @@ enum FineTuning {
       for (key, value) in fresh.namedParameters where key.hasPrefix(name + ".") {
         parameters[key] = value
       }
-      network = try Network(specs: specs, inputShape: base.network.inputShape, parameters: parameters)
+      network = try Network(
+        specs: specs, inputShape: base.network.inputShape, parameters: parameters)
     } catch {
       throw .network(error)
     }

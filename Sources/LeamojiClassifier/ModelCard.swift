@@ -45,7 +45,9 @@ public struct ModelCard: Codable, Equatable, Sendable {
     /// it, so moving the folder does not change the digest).
     public init(images: ImageSet, root: String) {
       let prefix = root.hasSuffix("/") ? root : root + "/"
-      let relative = images.paths.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+      let relative = images.paths.map {
+        $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0
+      }
       var counts: [String: Int] = [:]
       for label in images.labels { counts[images.labelNames[label], default: 0] += 1 }
       self.init(

@@ -88,7 +88,9 @@ struct Train: ParsableCommand {
   var modelVersion: String?
 
   @Option(
-    help: "Model card: creation date, ISO 8601 or seconds since 1970 (default $SOURCE_DATE_EPOCH, else now).")
+    help:
+      "Model card: creation date, ISO 8601 or seconds since 1970 (default $SOURCE_DATE_EPOCH, else now)."
+  )
   var created: String?
 
   @Flag(help: "Print each epoch as a JSON line and a final JSON object.")
@@ -128,7 +130,8 @@ struct Train: ParsableCommand {
     }
     if let created, ModelCard.date(parsing: created) == nil {
       throw ValidationError(
-        "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970")
+        "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
+      )
     }
     guard Augmentation(parsing: augment) != nil else {
       throw ValidationError(

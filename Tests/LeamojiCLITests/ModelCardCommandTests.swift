@@ -28,7 +28,8 @@ struct ModelCardCommandTests {
     let perClass = try #require(score["perClass"] as? [String: [String: Any]])
     #expect(Set(perClass.keys) == ["happy", "neutral", "scary"])
     let card = try #require(final["card"] as? [String: Any])
-    #expect(card["author"] as? String == "Ada" && card["created"] as? String == "2026-11-23T00:00:00Z")
+    #expect(
+      card["author"] as? String == "Ada" && card["created"] as? String == "2026-11-23T00:00:00Z")
     let data = try #require(card["training_data"] as? [String: Any])
     #expect(data["files"] as? Int == 72)
     #expect((card["accuracy"] as? [String: Any])?["test"] is Double)
@@ -38,7 +39,8 @@ struct ModelCardCommandTests {
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
     let shownCard = try #require(report["card"] as? [String: Any])
-    #expect(shownCard["model_version"] as? String == "0.9" && shownCard["license"] as? String == "MIT")
+    #expect(
+      shownCard["model_version"] as? String == "0.9" && shownCard["license"] as? String == "MIT")
     #expect(report["labels"] as? [String] == ["happy", "neutral", "scary"])
     let text = try CLI.leamoji(["model", model.path])
     #expect(text.status == 0 && text.stdout.contains("Author:        Ada"))

@@ -8,7 +8,8 @@ struct ModelCardTests {
   static let card = ModelCard(
     author: "Ada", description: "Moods of cartoons", license: "MIT", modelVersion: "1.2",
     created: "2026-11-23T17:00:00Z",
-    trainingData: .init(counts: ["happy": 4, "scary": 4], files: 8, sha256: String(repeating: "a", count: 64)),
+    trainingData: .init(
+      counts: ["happy": 4, "scary": 4], files: 8, sha256: String(repeating: "a", count: 64)),
     training: .init(
       epochs: 3, bestEpoch: 2, seed: 42, batchSize: 8, learningRate: 0.003,
       augmentations: ["flip", "crop"], initFrom: "base.safetensors sha256:00", frozenLayers: 2),
@@ -16,8 +17,10 @@ struct ModelCardTests {
 
   @Test("a card survives writing and reading; the bytes come back the same")
   func roundTrip() throws {
-    let classifier = try Classifier.untrained(labelNames: ["happy", "scary"], size: PixelSize(width: 16, height: 16), seed: 1)
-      .with(card: Self.card)
+    let classifier = try Classifier.untrained(
+      labelNames: ["happy", "scary"], size: PixelSize(width: 16, height: 16), seed: 1
+    )
+    .with(card: Self.card)
     let bytes = classifier.encoded()
     let read = try Classifier.decode(bytes, path: "m.safetensors")
     #expect(read.card == Self.card)
@@ -37,11 +40,16 @@ struct ModelCardTests {
 
   @Test("malformed card entries are one error naming the key")
   func malformed() throws {
-    let classifier = try Classifier.untrained(labelNames: ["a", "b"], size: PixelSize(width: 8, height: 8), seed: 1)
-    for (key, value) in [("created", "yesterday"), ("training", "{\"epochs\":\"x\"}"), ("accuracy", "[")] {
+    let classifier = try Classifier.untrained(
+      labelNames: ["a", "b"], size: PixelSize(width: 8, height: 8), seed: 1)
+    for (key, value) in [
+      ("created", "yesterday"), ("training", "{\"epochs\":\"x\"}"), ("accuracy", "["),
+    ] {
       var contents = classifier.fileContents
       contents.metadata[key] = value
-      #expect(throws: ModelFileError.self) { try Classifier.decode(contents.encoded(), path: "bad") }
+      #expect(throws: ModelFileError.self) {
+        try Classifier.decode(contents.encoded(), path: "bad")
+      }
       do {
         _ = try Classifier.decode(contents.encoded(), path: "bad")
       } catch {
@@ -55,7 +63,9 @@ struct ModelCardTests {
     #expect(ModelCard.date(parsing: "0") == Date(timeIntervalSince1970: 0))
     #expect(ModelCard.timestamp(ModelCard.date(parsing: "1700000000")!) == "2023-11-14T22:13:20Z")
     #expect(ModelCard.timestamp(ModelCard.date(parsing: "2026-11-23")!) == "2026-11-23T00:00:00Z")
-    #expect(ModelCard.timestamp(ModelCard.date(parsing: "2026-11-23T18:00:00+01:00")!) == "2026-11-23T17:00:00Z")
+    #expect(
+      ModelCard.timestamp(ModelCard.date(parsing: "2026-11-23T18:00:00+01:00")!)
+        == "2026-11-23T17:00:00Z")
     #expect(ModelCard.date(parsing: "soon") == nil && ModelCard.date(parsing: "") == nil)
   }
 
@@ -87,9 +97,11 @@ struct FineTuningTests {
 
   @Test("the same labels keep every layer and the normalisation; frozen layers do not move")
   func sameLabels() throws {
-    let base = try Trainer.train(training: toySet(count: 16), validation: nil, options: options()).classifier
+    let base = try Trainer.train(training: toySet(count: 16), validation: nil, options: options())
+      .classifier
     let tuned = try Trainer.train(
-      training: toySet(count: 16, seed: 9), validation: nil, options: options(freeze: 2), initial: base
+      training: toySet(count: 16, seed: 9), validation: nil, options: options(freeze: 2),
+      initial: base
     ).classifier
     #expect(tuned.normalisation == base.normalisation)
     let before = base.network.namedParameters
@@ -97,13 +109,17 @@ struct FineTuningTests {
     for name in ["conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias"] {
       #expect(after[name] == before[name], "\(name) is frozen")
     }
-    for name in ["conv3.weight", "fc.weight"] { #expect(after[name] != before[name], "\(name) trains") }
+    for name in ["conv3.weight", "fc.weight"] {
+      #expect(after[name] != before[name], "\(name) trains")
+    }
   }
 
   @Test("other labels get a new head; the body starts from the base model")
   func newHead() throws {
-    let base = try Trainer.train(training: toySet(count: 16), validation: nil, options: options()).classifier
-    var three = ImageSet(size: PixelSize(width: 16, height: 16), labelNames: ["calm", "happy", "scary"])
+    let base = try Trainer.train(training: toySet(count: 16), validation: nil, options: options())
+      .classifier
+    var three = ImageSet(
+      size: PixelSize(width: 16, height: 16), labelNames: ["calm", "happy", "scary"])
     let toy = toySet(count: 12, seed: 3)
     for i in 0..<toy.count {
       let pixels = Array(toy.image(i))
@@ -114,17 +130,24 @@ struct FineTuningTests {
     ).classifier
     #expect(tuned.labelNames == ["calm", "happy", "scary"])
     #expect(tuned.network.namedParameters["fc.weight"]?.shape == [3, 64])
-    #expect(tuned.network.namedParameters["conv3.weight"] == base.network.namedParameters["conv3.weight"])
+    #expect(
+      tuned.network.namedParameters["conv3.weight"] == base.network.namedParameters["conv3.weight"])
   }
 
   @Test("freezing every layer, or images of another size, are refused")
   func refusals() throws {
-    let base = try Trainer.train(training: toySet(count: 8), validation: nil, options: options()).classifier
+    let base = try Trainer.train(training: toySet(count: 8), validation: nil, options: options())
+      .classifier
     #expect(throws: ClassifierError.self) {
-      try Trainer.train(training: toySet(count: 8), validation: nil, options: options(freeze: 4), initial: base)
+      try Trainer.train(
+        training: toySet(count: 8), validation: nil, options: options(freeze: 4), initial: base)
     }
-    #expect(throws: ClassifierError.imageSize(found: PixelSize(width: 8, height: 8), expected: base.inputSize)) {
-      try Trainer.train(training: toySet(count: 8, size: 8), validation: nil, options: options(), initial: base)
+    #expect(
+      throws: ClassifierError.imageSize(
+        found: PixelSize(width: 8, height: 8), expected: base.inputSize)
+    ) {
+      try Trainer.train(
+        training: toySet(count: 8, size: 8), validation: nil, options: options(), initial: base)
     }
   }
 }

@@ -32,10 +32,12 @@ extension SceneSketch {
       for side: Float in [-1, 1] {
         let ex = x + side * r * 0.36
         fill(
-          .capsule(ax: ex - r * 0.16, ay: eyeY + r * 0.04, bx: ex, by: eyeY - r * 0.1, r: r * 0.045),
+          .capsule(
+            ax: ex - r * 0.16, ay: eyeY + r * 0.04, bx: ex, by: eyeY - r * 0.1, r: r * 0.045),
           dark, motion: motion)
         fill(
-          .capsule(ax: ex, ay: eyeY - r * 0.1, bx: ex + r * 0.16, by: eyeY + r * 0.04, r: r * 0.045),
+          .capsule(
+            ax: ex, ay: eyeY - r * 0.1, bx: ex + r * 0.16, by: eyeY + r * 0.04, r: r * 0.045),
           dark, motion: motion)
         fill(
           .circle(x: x + side * r * 0.6, y: y + r * 0.25, r: r * 0.15),
@@ -70,7 +72,8 @@ extension SceneSketch {
     case .afraid:
       for side: Float in [-1, 1] {
         let ex = x + side * r * 0.36
-        fill(.ellipse(x: ex, y: eyeY, rx: r * 0.17, ry: r * 0.22), Color(grey: 0.98), motion: motion)
+        fill(
+          .ellipse(x: ex, y: eyeY, rx: r * 0.17, ry: r * 0.22), Color(grey: 0.98), motion: motion)
         fill(.circle(x: ex, y: eyeY, r: r * 0.06), dark, motion: motion)
         fill(
           .capsule(
@@ -117,7 +120,9 @@ extension SceneSketch {
       let ex = x + side * h * 0.18
       let ey = y - h * 0.16
       glow(x: ex, y: ey, r: h * 0.18, color: eyes, strength: 0.6, motion: motion)
-      fill(.ellipse(x: ex, y: ey, rx: h * 0.09, ry: h * 0.06), eyes.scaled(1.5), emission: 1, motion: motion)
+      fill(
+        .ellipse(x: ex, y: ey, rx: h * 0.09, ry: h * 0.06), eyes.scaled(1.5), emission: 1,
+        motion: motion)
       fill(.ellipse(x: ex, y: ey, rx: h * 0.015, ry: h * 0.055), Color(grey: 0.02), motion: motion)
     }
     let jawY = y + h * 0.12
@@ -129,10 +134,16 @@ extension SceneSketch {
       let tw = jawW * 0.12
       let tooth = Color(0.97, 0.95, 0.85)
       fill(
-        .polygon(ConvexPolygon([(tx - tw, jawY - h * 0.1), (tx + tw, jawY - h * 0.1), (tx, jawY + h * 0.01)])),
+        .polygon(
+          ConvexPolygon([
+            (tx - tw, jawY - h * 0.1), (tx + tw, jawY - h * 0.1), (tx, jawY + h * 0.01),
+          ])),
         tooth, motion: motion)
       fill(
-        .polygon(ConvexPolygon([(tx - tw, jawY + h * 0.11), (tx + tw, jawY + h * 0.11), (tx, jawY - h * 0.0)])),
+        .polygon(
+          ConvexPolygon([
+            (tx - tw, jawY + h * 0.11), (tx + tw, jawY + h * 0.11), (tx, jawY - h * 0.0),
+          ])),
         tooth, motion: motion)
     }
   }
@@ -149,7 +160,9 @@ extension SceneSketch {
         Color(grey: rng.float(0.08...0.25)), opacity: 0.75, softness: 0.04,
         motion: Motion(vx: 0.01, vy: -0.02))
     }
-    light(x: x, y: baseY - height * 0.4, radius: width, color: Color(1, 0.5, 0.15), haze: 0.5, flicker: 0.4)
+    light(
+      x: x, y: baseY - height * 0.4, radius: width, color: Color(1, 0.5, 0.15), haze: 0.5,
+      flicker: 0.4)
     let layers: [(Color, Float)] = [
       (Color(0.9, 0.15, 0.02), 1), (Color(1, 0.45, 0.05), 0.75), (Color(1, 0.85, 0.35), 0.45),
     ]
@@ -160,15 +173,21 @@ extension SceneSketch {
         let tw = width / Float(tongues) * rng.float(0.7...1.2)
         let th = height * scale * rng.float(0.6...1)
         fill(
-          .polygon(ConvexPolygon([(tx - tw, baseY), (tx + tw, baseY), (tx + rng.float(-0.3...0.3) * tw, baseY - th)])),
+          .polygon(
+            ConvexPolygon([
+              (tx - tw, baseY), (tx + tw, baseY), (tx + rng.float(-0.3...0.3) * tw, baseY - th),
+            ])),
           color.scaled(1.5), softness: 0.006, emission: 1, flicker: 0.3)
       }
     }
-    glow(x: x, y: baseY - height * 0.3, r: width * 0.8, color: Color(1, 0.45, 0.1), strength: 0.5, flicker: 0.3)
+    glow(
+      x: x, y: baseY - height * 0.3, r: width * 0.8, color: Color(1, 0.45, 0.1), strength: 0.5,
+      flicker: 0.3)
   }
 
   /// A firework burst: rays of one colour from a centre, with a glow and sparkles.
-  mutating func firework(_ rng: inout SceneRandom, x: Float, y: Float, radius: Float, color: Color) {
+  mutating func firework(_ rng: inout SceneRandom, x: Float, y: Float, radius: Float, color: Color)
+  {
     glow(x: x, y: y, r: radius * 1.5, color: color, strength: 0.5)
     let rays = rng.int(in: 12...22)
     for k in 0..<rays {
@@ -176,9 +195,13 @@ extension SceneSketch {
       let c = Float(PortableMath.cos(angle))
       let s = Float(PortableMath.sin(angle))
       fill(
-        .capsule(ax: x + c * radius * 0.25, ay: y + s * radius * 0.25, bx: x + c * radius, by: y + s * radius, r: 0.004),
+        .capsule(
+          ax: x + c * radius * 0.25, ay: y + s * radius * 0.25, bx: x + c * radius,
+          by: y + s * radius, r: 0.004),
         color.scaled(1.5), emission: 1)
-      fill(.circle(x: x + c * radius * 1.08, y: y + s * radius * 1.08, r: 0.006), Color(1, 1, 0.9).scaled(1.4), emission: 1)
+      fill(
+        .circle(x: x + c * radius * 1.08, y: y + s * radius * 1.08, r: 0.006),
+        Color(1, 1, 0.9).scaled(1.4), emission: 1)
     }
   }
 
@@ -197,47 +220,86 @@ extension SceneSketch {
 
   /// A birthday cake with lit candles on a table top at `y`.
   mutating func birthdayCake(_ rng: inout SceneRandom, x: Float, y: Float, width w: Float) {
-    fill(.rect(x0: x - w / 2, y0: y - w * 0.45, x1: x + w / 2, y1: y, corner: w * 0.05), Palette.happyPastel(&rng))
-    fill(.rect(x0: x - w / 2, y0: y - w * 0.45, x1: x + w / 2, y1: y - w * 0.33, corner: w * 0.05), Color(1, 0.98, 0.95))
+    fill(
+      .rect(x0: x - w / 2, y0: y - w * 0.45, x1: x + w / 2, y1: y, corner: w * 0.05),
+      Palette.happyPastel(&rng))
+    fill(
+      .rect(x0: x - w / 2, y0: y - w * 0.45, x1: x + w / 2, y1: y - w * 0.33, corner: w * 0.05),
+      Color(1, 0.98, 0.95))
     let candles = rng.int(in: 3...6)
     for k in 0..<candles {
       let cx = x - w * 0.4 + (Float(k) + 0.5) * w * 0.8 / Float(candles)
       let top = y - w * 0.45
-      fill(.rect(x0: cx - w * 0.02, y0: top - w * 0.2, x1: cx + w * 0.02, y1: top, corner: 0), Palette.happyAccent(&rng))
-      fill(.ellipse(x: cx, y: top - w * 0.25, rx: w * 0.025, ry: w * 0.05), Color(1, 0.85, 0.4).scaled(1.6), emission: 1, flicker: 0.2)
-      glow(x: cx, y: top - w * 0.25, r: w * 0.3, color: Color(1, 0.7, 0.3), strength: 0.5, flicker: 0.2)
+      fill(
+        .rect(x0: cx - w * 0.02, y0: top - w * 0.2, x1: cx + w * 0.02, y1: top, corner: 0),
+        Palette.happyAccent(&rng))
+      fill(
+        .ellipse(x: cx, y: top - w * 0.25, rx: w * 0.025, ry: w * 0.05),
+        Color(1, 0.85, 0.4).scaled(1.6), emission: 1, flicker: 0.2)
+      glow(
+        x: cx, y: top - w * 0.25, r: w * 0.3, color: Color(1, 0.7, 0.3), strength: 0.5, flicker: 0.2
+      )
     }
     light(x: x, y: y - w * 0.6, radius: w * 2, color: Color(1, 0.7, 0.35).scaled(0.8), haze: 0.3)
   }
 
   /// A car seen from the side; at night its head and tail lamps glow.
-  mutating func car(_ rng: inout SceneRandom, x: Float, baseY: Float, width w: Float, color: Color, lamps: Bool) {
+  mutating func car(
+    _ rng: inout SceneRandom, x: Float, baseY: Float, width w: Float, color: Color, lamps: Bool
+  ) {
     let motion = Motion(vx: rng.chance(0.5) ? 0.08 : -0.08, vy: 0)
-    fill(.rect(x0: x - w / 2, y0: baseY - w * 0.3, x1: x + w / 2, y1: baseY - w * 0.08, corner: w * 0.05), color, motion: motion)
-    fill(.rect(x0: x - w * 0.28, y0: baseY - w * 0.48, x1: x + w * 0.22, y1: baseY - w * 0.28, corner: w * 0.06), color.scaled(0.9), motion: motion)
-    fill(.rect(x0: x - w * 0.24, y0: baseY - w * 0.45, x1: x + w * 0.18, y1: baseY - w * 0.3, corner: w * 0.03), Color(0.3, 0.35, 0.4), motion: motion)
+    fill(
+      .rect(
+        x0: x - w / 2, y0: baseY - w * 0.3, x1: x + w / 2, y1: baseY - w * 0.08, corner: w * 0.05),
+      color, motion: motion)
+    fill(
+      .rect(
+        x0: x - w * 0.28, y0: baseY - w * 0.48, x1: x + w * 0.22, y1: baseY - w * 0.28,
+        corner: w * 0.06), color.scaled(0.9), motion: motion)
+    fill(
+      .rect(
+        x0: x - w * 0.24, y0: baseY - w * 0.45, x1: x + w * 0.18, y1: baseY - w * 0.3,
+        corner: w * 0.03), Color(0.3, 0.35, 0.4), motion: motion)
     for side: Float in [-1, 1] {
-      fill(.circle(x: x + side * w * 0.3, y: baseY - w * 0.08, r: w * 0.09), Color(grey: 0.08), motion: motion)
+      fill(
+        .circle(x: x + side * w * 0.3, y: baseY - w * 0.08, r: w * 0.09), Color(grey: 0.08),
+        motion: motion)
     }
     if lamps {
-      glow(x: x + w * 0.5, y: baseY - w * 0.22, r: w * 0.35, color: Color(1, 0.95, 0.75), strength: 0.7, motion: motion)
-      fill(.circle(x: x + w * 0.48, y: baseY - w * 0.22, r: w * 0.04), Color(1, 1, 0.9).scaled(1.6), emission: 1, motion: motion)
-      glow(x: x - w * 0.5, y: baseY - w * 0.22, r: w * 0.2, color: Color(1, 0.1, 0.05), strength: 0.6, motion: motion)
-      fill(.circle(x: x - w * 0.48, y: baseY - w * 0.22, r: w * 0.03), Color(1, 0.15, 0.1).scaled(1.4), emission: 1, motion: motion)
+      glow(
+        x: x + w * 0.5, y: baseY - w * 0.22, r: w * 0.35, color: Color(1, 0.95, 0.75),
+        strength: 0.7, motion: motion)
+      fill(
+        .circle(x: x + w * 0.48, y: baseY - w * 0.22, r: w * 0.04), Color(1, 1, 0.9).scaled(1.6),
+        emission: 1, motion: motion)
+      glow(
+        x: x - w * 0.5, y: baseY - w * 0.22, r: w * 0.2, color: Color(1, 0.1, 0.05), strength: 0.6,
+        motion: motion)
+      fill(
+        .circle(x: x - w * 0.48, y: baseY - w * 0.22, r: w * 0.03), Color(1, 0.15, 0.1).scaled(1.4),
+        emission: 1, motion: motion)
     }
   }
 
   /// A glowing screen (monitor, television, cinema) with lines of text or a picture on it.
-  mutating func screen(_ rng: inout SceneRandom, x0: Float, y0: Float, x1: Float, y1: Float, glow tint: Color) {
-    fill(.rect(x0: x0 - 0.01, y0: y0 - 0.01, x1: x1 + 0.01, y1: y1 + 0.01, corner: 0.005), Color(grey: 0.1))
+  mutating func screen(
+    _ rng: inout SceneRandom, x0: Float, y0: Float, x1: Float, y1: Float, glow tint: Color
+  ) {
+    fill(
+      .rect(x0: x0 - 0.01, y0: y0 - 0.01, x1: x1 + 0.01, y1: y1 + 0.01, corner: 0.005),
+      Color(grey: 0.1))
     fill(.rect(x0: x0, y0: y0, x1: x1, y1: y1, corner: 0), tint, emission: 1)
     let rows = rng.int(in: 3...7)
     for k in 0..<rows {
       let ly = y0 + (Float(k) + 0.7) * (y1 - y0) / Float(rows + 1)
       let lx1 = x0 + (x1 - x0) * rng.float(0.3...0.9)
-      fill(.rect(x0: x0 + (x1 - x0) * 0.08, y0: ly, x1: lx1, y1: ly + (y1 - y0) * 0.06, corner: 0), tint.scaled(0.45), emission: 1)
+      fill(
+        .rect(x0: x0 + (x1 - x0) * 0.08, y0: ly, x1: lx1, y1: ly + (y1 - y0) * 0.06, corner: 0),
+        tint.scaled(0.45), emission: 1)
     }
-    light(x: (x0 + x1) / 2, y: (y0 + y1) / 2, radius: (x1 - x0) * 1.2, color: tint.scaled(0.4), haze: 0.2)
+    light(
+      x: (x0 + x1) / 2, y: (y0 + y1) / 2, radius: (x1 - x0) * 1.2, color: tint.scaled(0.4),
+      haze: 0.2)
   }
 
   /// Rows of seat backs and heads seen from behind (a cinema or a theatre audience).
@@ -248,7 +310,10 @@ extension SceneSketch {
       var sx = -0.45 + rng.float(0...0.08)
       while sx < 1.45 {
         fill(.circle(x: sx, y: ry - size * 1.3, r: size * 0.8), color.scaled(0.8))
-        fill(.rect(x0: sx - size * 1.2, y0: ry - size * 0.6, x1: sx + size * 1.2, y1: ry + 0.2, corner: size * 0.4), color)
+        fill(
+          .rect(
+            x0: sx - size * 1.2, y0: ry - size * 0.6, x1: sx + size * 1.2, y1: ry + 0.2,
+            corner: size * 0.4), color)
         sx += size * 2.7
       }
     }
@@ -258,9 +323,18 @@ extension SceneSketch {
   mutating func sharkFin(_ rng: inout SceneRandom, x: Float, waterY: Float, size h: Float) {
     let motion = Motion(vx: rng.chance(0.5) ? 0.03 : -0.03, vy: 0)
     let grey = Color(grey: rng.float(0.25...0.45))
-    fill(.polygon(ConvexPolygon([(x - h * 0.5, waterY), (x + h * 0.35, waterY), (x + h * 0.1, waterY - h)])), grey, motion: motion)
-    fill(.polygon(ConvexPolygon([(x + h * 0.1, waterY - h), (x + h * 0.35, waterY), (x + h * 0.3, waterY - h * 0.55)])), grey.scaled(0.8), motion: motion)
-    fill(.ellipse(x: x, y: waterY, rx: h * 0.8, ry: h * 0.08), Color(grey: 0.97), opacity: 0.8, softness: 0.01, motion: motion)
+    fill(
+      .polygon(
+        ConvexPolygon([(x - h * 0.5, waterY), (x + h * 0.35, waterY), (x + h * 0.1, waterY - h)])),
+      grey, motion: motion)
+    fill(
+      .polygon(
+        ConvexPolygon([
+          (x + h * 0.1, waterY - h), (x + h * 0.35, waterY), (x + h * 0.3, waterY - h * 0.55),
+        ])), grey.scaled(0.8), motion: motion)
+    fill(
+      .ellipse(x: x, y: waterY, rx: h * 0.8, ry: h * 0.08), Color(grey: 0.97), opacity: 0.8,
+      softness: 0.01, motion: motion)
   }
 
   /// The dark wall of a storm front rolling over the sky, with rain and often lightning.
@@ -269,12 +343,21 @@ extension SceneSketch {
     for _ in 0..<rng.int(in: 7...11) {
       let cx = rng.float(-0.5...1.5)
       let r = rng.float(0.15...0.3)
-      fill(.circle(x: cx, y: bottom - r * rng.float(0.4...1), r: r), base.scaled(rng.float(0.8...1.2)), softness: 0.03, emission: 0.6, motion: Motion(vx: 0.02, vy: 0), parallax: 0.3)
+      fill(
+        .circle(x: cx, y: bottom - r * rng.float(0.4...1), r: r), base.scaled(rng.float(0.8...1.2)),
+        softness: 0.03, emission: 0.6, motion: Motion(vx: 0.02, vy: 0), parallax: 0.3)
     }
-    fill(.rect(x0: -2, y0: -0.2, x1: 3, y1: bottom - 0.15, corner: 0), base.scaled(0.8), softness: 0.05, emission: 0.6, parallax: 0.3)
-    add(.rect(x0: -2, y0: bottom - 0.1, x1: 3, y1: 1.2, corner: 0), .stripes(Color(grey: 0.6), .black, degrees: 75, period: 0.03, duty: 0.1), opacity: 0.35, blend: .add)
+    fill(
+      .rect(x0: -2, y0: -0.2, x1: 3, y1: bottom - 0.15, corner: 0), base.scaled(0.8),
+      softness: 0.05, emission: 0.6, parallax: 0.3)
+    add(
+      .rect(x0: -2, y0: bottom - 0.1, x1: 3, y1: 1.2, corner: 0),
+      .stripes(Color(grey: 0.6), .black, degrees: 75, period: 0.03, duty: 0.1), opacity: 0.35,
+      blend: .add)
     if rng.chance(0.6) {
-      lightning(&rng, x: rng.float(0.1...0.9), y0: bottom - 0.2, y1: bottom + 0.35, color: Color(0.9, 0.92, 1).scaled(1.6))
+      lightning(
+        &rng, x: rng.float(0.1...0.9), y0: bottom - 0.2, y1: bottom + 0.35,
+        color: Color(0.9, 0.92, 1).scaled(1.6))
     }
   }
 
@@ -286,7 +369,10 @@ extension SceneSketch {
       let end = 1 - x
       while x < end {
         let word = rng.float(0.03...0.09)
-        add(.rect(x0: x, y0: y, x1: min(x + word, end), y1: y + lineHeight, corner: 0), .stripes(Color(grey: 0.95), .black, degrees: 0, period: lineHeight * 0.7, duty: 0.35), emission: 1, blend: .add, motion: Motion(vx: 0, vy: -0.03))
+        add(
+          .rect(x0: x, y0: y, x1: min(x + word, end), y1: y + lineHeight, corner: 0),
+          .stripes(Color(grey: 0.95), .black, degrees: 0, period: lineHeight * 0.7, duty: 0.35),
+          emission: 1, blend: .add, motion: Motion(vx: 0, vy: -0.03))
         x += word + lineHeight
       }
     }

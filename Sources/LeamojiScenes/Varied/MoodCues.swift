@@ -45,7 +45,9 @@ enum HappyCues {
       let baseY = min(ridge.base + 0.3, 0.95)
       for side: Float in [-1, 1] {
         s.fill(
-          .capsule(ax: cx - 0.08, ay: baseY + side * 0.01, bx: cx + 0.08, by: baseY - side * 0.01, r: 0.012),
+          .capsule(
+            ax: cx - 0.08, ay: baseY + side * 0.01, bx: cx + 0.08, by: baseY - side * 0.01, r: 0.012
+          ),
           Color(0.35, 0.2, 0.1))
       }
       s.fire(&rng, x: cx, baseY: baseY, width: 0.1, height: rng.float(0.1...0.16))
@@ -59,7 +61,9 @@ enum HappyCues {
         s.figure(x: x, baseY: by, height: h, color: V.tone(look, &rng))
         for side: Float in [-1, 1] {
           s.fill(
-            .capsule(ax: x + side * h * 0.1, ay: by - h * 0.75, bx: x + side * h * 0.3, by: by - h * 1.05, r: h * 0.03),
+            .capsule(
+              ax: x + side * h * 0.1, ay: by - h * 0.75, bx: x + side * h * 0.3, by: by - h * 1.05,
+              r: h * 0.03),
             V.tone(look, &rng))
         }
       }
@@ -101,7 +105,9 @@ enum NeutralCues {
       s.screen(
         &rng, x0: -0.1, y0: rng.float(0.05...0.15), x1: 1.1, y1: rng.float(0.45...0.55),
         glow: V.tone(.bright, &rng))
-      s.audience(&rng, y: rng.float(0.7...0.8), rows: rng.int(in: 1...3), color: Color(grey: rng.float(0.05...0.2)))
+      s.audience(
+        &rng, y: rng.float(0.7...0.8), rows: rng.int(in: 1...3),
+        color: Color(grey: rng.float(0.05...0.2)))
     },
     .init(name: "restaurant", looks: [.dark, .dim, .bright, .colourful]) { s, look, rng in
       let floorY = V.indoor(&s, look, &rng)
@@ -109,17 +115,23 @@ enum NeutralCues {
       let tx = rng.float(0.3...0.7)
       s.table(x: tx, y: floorY + 0.05, width: 0.8, height: 0.28, color: Color(grey: 0.95))
       for k in 0..<3 {
-        s.fill(.ellipse(x: tx - 0.25 + Float(k) * 0.25, y: floorY - 0.24, rx: 0.07, ry: 0.02), Color(grey: 0.98))
+        s.fill(
+          .ellipse(x: tx - 0.25 + Float(k) * 0.25, y: floorY - 0.24, rx: 0.07, ry: 0.02),
+          Color(grey: 0.98))
       }
       if look == .dark || look == .dim {
-        s.fill(.ellipse(x: tx, y: floorY - 0.3, rx: 0.008, ry: 0.016), Color(1, 0.85, 0.4).scaled(1.5), emission: 1)
+        s.fill(
+          .ellipse(x: tx, y: floorY - 0.3, rx: 0.008, ry: 0.016), Color(1, 0.85, 0.4).scaled(1.5),
+          emission: 1)
         s.glow(x: tx, y: floorY - 0.3, r: 0.08, color: Color(1, 0.7, 0.3), strength: 0.4)
       }
     },
     .init(name: "colourful-street", looks: [.colourful, .bright, .grey]) { s, look, rng in
       let roadY = V.street(&s, look, &rng)
       if rng.chance(0.5) {
-        s.car(&rng, x: rng.float(0...1), baseY: roadY + 0.1, width: 0.3, color: V.tone(look, &rng), lamps: false)
+        s.car(
+          &rng, x: rng.float(0...1), baseY: roadY + 0.1, width: 0.3, color: V.tone(look, &rng),
+          lamps: false)
       }
       if rng.chance(0.6) {
         V.faces(&s, look, &rng, expression: .neutral, most: 2, baseY: 0.6)
@@ -130,7 +142,9 @@ enum NeutralCues {
       let sx = rng.float(0.1...0.5)
       let sofa = V.tone(look, &rng)
       s.fill(.rect(x0: sx, y0: floorY - 0.25, x1: sx + 0.5, y1: floorY, corner: 0.04), sofa)
-      s.fill(.rect(x0: sx - 0.03, y0: floorY - 0.15, x1: sx + 0.53, y1: floorY + 0.02, corner: 0.04), sofa.scaled(0.85))
+      s.fill(
+        .rect(x0: sx - 0.03, y0: floorY - 0.15, x1: sx + 0.53, y1: floorY + 0.02, corner: 0.04),
+        sofa.scaled(0.85))
       let tvx = rng.float(0.5...0.8)
       s.screen(&rng, x0: tvx, y0: 0.3, x1: tvx + 0.25, y1: 0.45, glow: V.tone(.bright, &rng))
     },
@@ -152,16 +166,22 @@ enum ScaryCues {
         ? rng.color(hue: 0...360, saturation: 0.3...0.7, value: 0.3...0.7)
         : rng.color(hue: 0...360, saturation: 0...0.4, value: 0.1...0.35)
       let eyes = rng.chance(0.5) ? Color(1, 0.85, 0.1) : Color(1, 0.15, 0.05)
-      s.creature(&rng, x: rng.float(0.3...0.7), y: min(baseY, 0.75) - 0.15, size: rng.float(0.35...0.6), body: body, eyes: eyes)
+      s.creature(
+        &rng, x: rng.float(0.3...0.7), y: min(baseY, 0.75) - 0.15, size: rng.float(0.35...0.6),
+        body: body, eyes: eyes)
     },
     .init(name: "fire", looks: V.all) { s, look, rng in
       let baseY = V.anyBackdrop(&s, look, &rng)
       if rng.chance(0.5) {
         s.house(
-          x: rng.float(0.3...0.7), baseY: baseY, width: rng.float(0.3...0.45), wall: V.tone(look, &rng),
-          roof: V.tone(look, &rng), door: Color(grey: 0.2), windowColor: Color(1, 0.5, 0.1), windowEmission: 1)
+          x: rng.float(0.3...0.7), baseY: baseY, width: rng.float(0.3...0.45),
+          wall: V.tone(look, &rng),
+          roof: V.tone(look, &rng), door: Color(grey: 0.2), windowColor: Color(1, 0.5, 0.1),
+          windowEmission: 1)
       }
-      s.fire(&rng, x: rng.float(0.3...0.7), baseY: baseY + 0.05, width: rng.float(0.5...0.9), height: rng.float(0.3...0.5))
+      s.fire(
+        &rng, x: rng.float(0.3...0.7), baseY: baseY + 0.05, width: rng.float(0.5...0.9),
+        height: rng.float(0.3...0.5))
       if rng.chance(0.4) {
         V.faces(&s, look, &rng, expression: .afraid, most: 1, baseY: 0.7)
       }
@@ -169,11 +189,16 @@ enum ScaryCues {
     .init(name: "shark-beach", looks: [.bright, .colourful, .grey, .dim]) { s, look, rng in
       let horizon = rng.float(0.35...0.5)
       V.sky(&s, look, horizonY: horizon, &rng)
-      let sea = look == .grey ? Color(grey: 0.5) : rng.color(hue: 180...210, saturation: 0.4...0.8, value: 0.6...0.9)
+      let sea =
+        look == .grey
+        ? Color(grey: 0.5) : rng.color(hue: 180...210, saturation: 0.4...0.8, value: 0.6...0.9)
       s.fill(.rect(x0: -2, y0: horizon, x1: 3, y1: 2, corner: 0), sea)
       let shore = rng.float(0.8...0.9)
-      s.fill(.rect(x0: -2, y0: shore, x1: 3, y1: 2, corner: 0), rng.color(hue: 36...46, saturation: 0.2...0.5, value: 0.8...1))
-      s.sharkFin(&rng, x: rng.float(0.2...0.8), waterY: rng.float(0.55...0.7), size: rng.float(0.15...0.25))
+      s.fill(
+        .rect(x0: -2, y0: shore, x1: 3, y1: 2, corner: 0),
+        rng.color(hue: 36...46, saturation: 0.2...0.5, value: 0.8...1))
+      s.sharkFin(
+        &rng, x: rng.float(0.2...0.8), waterY: rng.float(0.55...0.7), size: rng.float(0.15...0.25))
       if rng.chance(0.5) {
         V.faces(&s, look, &rng, expression: .afraid, most: 1, baseY: 0.78)
       }
@@ -183,15 +208,23 @@ enum ScaryCues {
       s.stormFront(&rng, bottom: ridge.base - rng.float(0.05...0.2))
       for _ in 0..<rng.int(in: 1...3) {
         let x = rng.float(0...1)
-        s.deadTree(&rng, x: x, baseY: ridge.height(at: x) + 0.02, height: rng.float(0.2...0.35), color: Color(grey: 0.1))
+        s.deadTree(
+          &rng, x: x, baseY: ridge.height(at: x) + 0.02, height: rng.float(0.2...0.35),
+          color: Color(grey: 0.1))
       }
     },
     .init(name: "chase", looks: V.all) { s, look, rng in
       let baseY = min(V.anyBackdrop(&s, look, &rng) + 0.1, 0.95)
       let runner = rng.float(0.55...0.8)
-      s.figure(x: runner, baseY: baseY, height: 0.35, color: V.tone(look, &rng), motion: Motion(vx: 0.2, vy: 0))
-      s.face(&rng, x: runner, y: baseY - 0.32, r: 0.06, skin: V.skin(&rng), clothes: V.tone(look, &rng), expression: .afraid)
-      s.creature(&rng, x: runner - 0.4, y: baseY - 0.3, size: 0.5, body: Color(grey: rng.float(0.05...0.3)), eyes: Color(1, 0.2, 0.05))
+      s.figure(
+        x: runner, baseY: baseY, height: 0.35, color: V.tone(look, &rng),
+        motion: Motion(vx: 0.2, vy: 0))
+      s.face(
+        &rng, x: runner, y: baseY - 0.32, r: 0.06, skin: V.skin(&rng), clothes: V.tone(look, &rng),
+        expression: .afraid)
+      s.creature(
+        &rng, x: runner - 0.4, y: baseY - 0.3, size: 0.5, body: Color(grey: rng.float(0.05...0.3)),
+        eyes: Color(1, 0.2, 0.05))
     },
     .init(name: "claws", looks: V.all) { s, look, rng in
       _ = V.anyBackdrop(&s, look, &rng)
@@ -204,7 +237,8 @@ enum ScaryCues {
       for c in 0..<4 {
         let cy = y - 0.12 + Float(c) * 0.08
         s.fill(
-          .polygon(ConvexPolygon([(edge, cy - 0.02), (edge, cy + 0.02), (edge - side * 0.35, cy + 0.05)])),
+          .polygon(
+            ConvexPolygon([(edge, cy - 0.02), (edge, cy + 0.02), (edge - side * 0.35, cy + 0.05)])),
           Color(0.95, 0.92, 0.82))
       }
     },

@@ -81,8 +81,7 @@ enum VariedScenes {
   }
 
   /// A sky for the look: night, dusk, day, a saturated gradient or overcast grey.
-  static func sky(_ s: inout SceneSketch, _ look: Look, horizonY: Float, _ rng: inout SceneRandom)
-  {
+  static func sky(_ s: inout SceneSketch, _ look: Look, horizonY: Float, _ rng: inout SceneRandom) {
     switch look {
     case .dark:
       s.sky(
@@ -96,11 +95,14 @@ enum VariedScenes {
         horizon: rng.color(hue: 10...40, saturation: 0.4...0.7, value: 0.6...0.9),
         horizonY: horizonY)
     case .bright:
-      s.sky(top: Palette.happySkyTop(&rng), horizon: Palette.happySkyHorizon(&rng), horizonY: horizonY)
+      s.sky(
+        top: Palette.happySkyTop(&rng), horizon: Palette.happySkyHorizon(&rng), horizonY: horizonY)
     case .colourful:
       s.sky(top: tone(look, &rng), horizon: tone(look, &rng), horizonY: horizonY)
     case .grey:
-      s.sky(top: Color(grey: rng.float(0.45...0.7)), horizon: Color(grey: rng.float(0.7...0.9)), horizonY: horizonY)
+      s.sky(
+        top: Color(grey: rng.float(0.45...0.7)), horizon: Color(grey: rng.float(0.7...0.9)),
+        horizonY: horizonY)
     }
   }
 
@@ -112,7 +114,8 @@ enum VariedScenes {
     let ground = tone(look, &rng)
     return s.hills(
       &rng, base: horizon, amplitude: rng.float(0.01...0.05),
-      paint: .noise(ground, ground.scaled(0.85), scale: 20, seed: UInt32(truncatingIfNeeded: rng.next())),
+      paint: .noise(
+        ground, ground.scaled(0.85), scale: 20, seed: UInt32(truncatingIfNeeded: rng.next())),
       parallax: 0.8)
   }
 

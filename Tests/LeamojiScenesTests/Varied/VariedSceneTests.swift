@@ -24,7 +24,10 @@ struct VariedSceneTests {
 
   static func features(_ split: DatasetSplit, perClass: Int, set: SceneSet) -> [(Int, [Double])] {
     datasetItems(perClass: perClass, split: split, seed: 77).map { item in
-      (item.mood.index, lightingFeatures(makeScene(mood: item.mood, seed: item.seed, size: small, set: set)))
+      (
+        item.mood.index,
+        lightingFeatures(makeScene(mood: item.mood, seed: item.seed, size: small, set: set))
+      )
     }
   }
 
@@ -68,7 +71,8 @@ struct VariedSceneTests {
     #expect(classic >= 0.75, "nearest centroid on classic scenes: \(classic)")
   }
 
-  @Test("the same mood, seed and set give identical pixels; the sets differ", arguments: Mood.allCases)
+  @Test(
+    "the same mood, seed and set give identical pixels; the sets differ", arguments: Mood.allCases)
   func deterministic(mood: Mood) {
     for seed: UInt64 in [0, 5, .max] {
       let a = makeScene(mood: mood, seed: seed, size: Self.small, set: .varied)
@@ -81,10 +85,13 @@ struct VariedSceneTests {
   func coverage() {
     for mood in Mood.allCases {
       var seen = Set<String>()
-      for seed: UInt64 in 0..<300 { seen.insert(MoodScene(mood: mood, seed: seed, set: .varied).variant) }
+      for seed: UInt64 in 0..<300 {
+        seen.insert(MoodScene(mood: mood, seed: seed, set: .varied).variant)
+      }
       #expect(seen == Set(VariedScenes.familyNames(of: mood)), "\(mood)")
       for look in VariedScenes.Look.allCases {
-        #expect(VariedScenes.families(of: mood).contains { $0.looks.contains(look) }, "\(mood) \(look)")
+        #expect(
+          VariedScenes.families(of: mood).contains { $0.looks.contains(look) }, "\(mood) \(look)")
       }
     }
   }
@@ -94,7 +101,8 @@ struct VariedSceneTests {
     for (w, h) in [(1, 1), (3, 7), (17, 5), (96, 54)] {
       for mood in Mood.allCases {
         for seed: UInt64 in 0..<6 {
-          let image = makeScene(mood: mood, seed: seed, size: PixelSize(width: w, height: h), set: .varied)
+          let image = makeScene(
+            mood: mood, seed: seed, size: PixelSize(width: w, height: h), set: .varied)
           #expect(image.pixels.count == w * h * 3)
         }
       }
