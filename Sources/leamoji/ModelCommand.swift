@@ -11,8 +11,8 @@ struct Model: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Show a model file's labels, input and model card.",
     discussion: """
-      Without MODEL, shows the model analyze would use ($LEAMOJI_MODEL, else the shipped \\
-      Models/leamoji.safetensors). Entries a file does not record (files written before model \\
+      Without MODEL, shows the model analyze would use ($LEAMOJI_MODEL, else the shipped \
+      Models/leamoji.safetensors). Entries a file does not record (files written before model \
       cards record none) show as "not recorded"; in JSON they are absent.
 
       Examples:
