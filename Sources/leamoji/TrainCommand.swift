@@ -15,7 +15,7 @@ struct Train: ParsableCommand {
       kept model is scored on a separate folder with a confusion matrix. Training ends with \
       each label's precision and recall (on --test, else on the validation images).
 
-      --init MODEL fine-tunes an existing model (the shipped one for --init default): the same \
+      --init MODEL fine-tunes an existing model (--init default: the one analyze uses, normally the shipped model): the same \
       layers and weights, a new head when the labels differ, and --freeze N keeps the first N \
       layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
       your own films are enough to teach it their look.
@@ -68,7 +68,7 @@ struct Train: ParsableCommand {
   var size: Int?
 
   @Option(
-    help: "Fine-tune this model instead of starting afresh ('default' for the shipped model).",
+    help: "Fine-tune this model instead of starting afresh ('default': the model analyze uses).",
     completion: .file(extensions: ["safetensors"]))
   var `init`: String?
 
