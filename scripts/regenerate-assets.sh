@@ -14,8 +14,11 @@
 # its own lighting), named explicitly with --set classic: `scenes dataset` now defaults to the
 # varied set (lighting says nothing about the mood), which the next default model will be
 # trained on. The model card's creation date is fixed (MODEL_CREATED) so that the model file is
-# reproduced byte for byte. The committed Models/leamoji.safetensors predates model cards: this
-# script reproduces its weights, and adds the card below to its metadata.
+# reproduced byte for byte. The committed Models/leamoji.safetensors predates model cards, so a
+# regenerated one also carries the card below. Note: training is bit-reproducible on one machine
+# (any thread count), but on an AVX-512 host the code of the commit that made the committed
+# model gives other weights than the committed ones (checked 2026-11-23; the new code gives the
+# same weights as that code there): the platform's maths library may differ between hosts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
