@@ -34,9 +34,11 @@ public struct Augmentation: OptionSet, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    let parts = Augmentation.names.filter { contains($0.1) }.map(\.0)
-    return parts.isEmpty ? "none" : parts.joined(separator: ",")
+    list.isEmpty ? "none" : list.joined(separator: ",")
   }
+
+  /// The names of the augmentations in the set, in the fixed order flip, crop, exposure, noise.
+  public var list: [String] { Augmentation.names.filter { contains($0.1) }.map(\.0) }
 }
 
 extension Augmentation {

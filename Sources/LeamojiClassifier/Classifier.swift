@@ -17,6 +17,15 @@ public struct Classifier: Sendable {
   /// have (training starts from the standard labels' emoji); kept as it is so that a
   /// classifier written again gives the same bytes.
   let emojiEntry: [String: String]
+  /// What the model file says about itself (empty for files from before the card).
+  public private(set) var card = ModelCard()
+
+  /// The same classifier with `card` as its model card (written with it to the file).
+  public func with(card: ModelCard) -> Classifier {
+    var copy = self
+    copy.card = card
+    return copy
+  }
 
   /// The threads a batch uses when the caller does not say: all active processors.
   public static var defaultThreads: Int { Network.defaultThreads }

@@ -14,6 +14,8 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
   case notAnImageNetwork(inputShape: [Int])
   /// The network refused its input or parameters (a description of what did not fit).
   case network(NNError)
+  /// Fine-tuning cannot start from this model as asked (`train --init`, `--freeze`).
+  case cannotFineTune(reason: String)
 
   public var description: String {
     switch self {
@@ -24,6 +26,7 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
     case .notAnImageNetwork(let shape):
       return "the network takes \(shape), not RGB images [3, height, width]"
     case .network(let error): return error.description
+    case .cannotFineTune(let reason): return "cannot fine-tune: \(reason)"
     }
   }
 }

@@ -7,7 +7,7 @@ public typealias ModelFileError = LeamojiNN.ModelFileError
 /// Classifier ⇄ model file. The network's layer (`ModelFile`) keeps `format`, `version`,
 /// `input`, `layers` and the parameters; the classifier adds its own metadata entries, each a
 /// JSON text: `labels` (names in output order), `mean` and `std` (the input normalisation) and
-/// `emoji` (label name → emoji).
+/// `emoji` (label name → emoji); and the model card's entries (`ModelCard`), when known.
 extension Classifier {
   /// Reads and fully checks the model file at `path`.
   /// - Throws: `ModelFileError` naming `path` as given, one case per problem (see `decode`).
@@ -19,7 +19,8 @@ extension Classifier {
   /// - Throws: `ModelFileError`: the structural, format and version problems of
   ///   `ModelFile.open`, then `missingMetadata` / `malformedMetadata` for `labels`, `input`,
   ///   `mean`, `std`, `layers` and `emoji` in that order, then the layer and tensor problems of
-  ///   `ModelFile.network`, then a label count that is not the network's output count.
+  ///   `ModelFile.network`, then a label count that is not the network's output count, then a
+  ///   malformed model card entry (`created`, `training_data`, `training`, `accuracy`).
   public static func decode(_ bytes: [UInt8], path: String) throws(ModelFileError) -> Classifier {
     try decode(ModelFile.open(bytes, path: path))
   }
@@ -51,10 +52,12 @@ extension Classifier {
           key: "labels",
           reason: "\(labels.count) labels but the network has \(network.classCount) outputs"))
     }
+    let card = try ModelCard.read(from: file)
     do {
       return try Classifier(
         network: network, labelNames: labels,
-        normalisation: InputNormalisation(mean: mean, std: std), emoji: emoji)
+        normalisation: InputNormalisation(mean: mean, std: std), emoji: emoji
+      ).with(card: card)
     } catch {
       throw file.failure(.invalidLayers(reason: error.description))
     }
@@ -62,14 +65,12 @@ extension Classifier {
 
   /// The model file's container: parameters by PyTorch name, metadata strings.
   public var fileContents: SafetensorsFile {
-    ModelFile.contents(
-      of: network,
-      metadata: [
-        "labels": ModelFile.jsonEntry(labelNames),
-        "mean": ModelFile.jsonEntry(normalisation.mean),
-        "std": ModelFile.jsonEntry(normalisation.std),
-        "emoji": ModelFile.jsonEntry(emojiEntry),
-      ])
+    var metadata = card.metadataEntries
+    metadata["labels"] = ModelFile.jsonEntry(labelNames)
+    metadata["mean"] = ModelFile.jsonEntry(normalisation.mean)
+    metadata["std"] = ModelFile.jsonEntry(normalisation.std)
+    metadata["emoji"] = ModelFile.jsonEntry(emojiEntry)
+    return ModelFile.contents(of: network, metadata: metadata)
   }
 
   /// The model file's bytes. Deterministic: the same classifier always gives the same bytes,

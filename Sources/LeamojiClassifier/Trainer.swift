@@ -12,6 +12,9 @@ public struct TrainingOptions: Sendable {
   public var augment: Augmentation = [.flip, .crop]
   /// Threads for the forward/backward passes; the model file does not depend on it.
   public var threads = Classifier.defaultThreads
+  /// When fine-tuning, how many parameterised layers from the input (conv1, conv2 ...) keep
+  /// their weights: their parameters are left out of the optimizer's update altogether.
+  public var freeze = 0
 
   public init() {}
 }
@@ -37,6 +40,9 @@ public struct TrainingResult: Sendable {
   public let classifier: Classifier
   public let bestEpoch: Int
   public let reports: [EpochReport]
+
+  /// The report of the kept epoch.
+  public var bestReport: EpochReport { reports.first { $0.epoch == bestEpoch }! }
 }
 
 /// The training loop: shuffled mini-batches, AdamW with a cosine learning-rate decay, the best
@@ -47,9 +53,16 @@ public enum Trainer {
   /// Trains a fresh default-architecture classifier on `training`, its input normalisation
   /// measured on those images, choosing the epoch with the best accuracy on `validation` (the
   /// last epoch when there is none).
+  ///
+  /// With `initial`, fine-tunes that classifier instead (`train --init`): the same layers,
+  /// weights and input normalisation; a new, freshly initialised head (the last linear layer)
+  /// when `training`'s labels are not the model's labels in its order; the first
+  /// `options.freeze` parameterised layers unchanged.
   /// - Throws: `ClassifierError`: `.imageSize` when the validation images are not the size of
-  ///   the training images, `.badLabels` for unusable label names, `.network` if the network
-  ///   refuses a batch.
+  ///   the training images (or the training images not `initial`'s input size),
+  ///   `.badLabels` for unusable label names, `.cannotFineTune` for a `freeze` that leaves
+  ///   nothing to train or a model without a linear head, `.network` if the network refuses a
+  ///   batch.
   /// - Parameters:
   ///   - customEmoji: emoji for labels (name → emoji) over the standard labels' own; the
   ///     model file keeps them all.
@@ -57,19 +70,28 @@ public enum Trainer {
   ///   - onEpoch: called after each epoch.
   public static func train(
     training: ImageSet, validation: ImageSet?, options: TrainingOptions,
-    customEmoji: [String: String] = [:],
+    customEmoji: [String: String] = [:], initial: Classifier? = nil,
     onBatch: (Int, Int) -> Void = { _, _ in }, onEpoch: (EpochReport) -> Void = { _ in }
   ) throws(ClassifierError) -> TrainingResult {
     if let validation, validation.size != training.size {
       throw .imageSize(found: validation.size, expected: training.size)
     }
-    let normalisation = InputNormalisation.measured(over: training.pixels)
-    let emoji = Classifier.emojiEntry(adding: customEmoji)
-    let untrained = try Classifier.untrained(
-      labelNames: training.labelNames, size: training.size, seed: options.seed,
-      normalisation: normalisation, emoji: emoji)
+    let start: Classifier
+    if let initial {
+      start = try FineTuning.start(
+        from: initial, labelNames: training.labelNames, size: training.size, seed: options.seed,
+        customEmoji: customEmoji)
+    } else {
+      start = try Classifier.untrained(
+        labelNames: training.labelNames, size: training.size, seed: options.seed,
+        normalisation: InputNormalisation.measured(over: training.pixels),
+        emoji: Classifier.emojiEntry(adding: customEmoji))
+    }
+    let normalisation = start.normalisation
+    let emoji = start.emojiEntry
+    let frozen = try FineTuning.frozenParameterCount(start.network, layers: options.freeze)
     let maker = BatchMaker(size: training.size, normalisation: normalisation)
-    var network = untrained.network
+    var network = start.network
     var optimizer = AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay)
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
@@ -94,9 +116,9 @@ public enum Trainer {
           from: training, indices: indices, augment: options.augment, seed: epochSeed)
         let result: BatchResult
         do {
-          result = try network.trainStep(
-            input, labels: indices.map { training.labels[$0] }, optimizer: &optimizer,
-            threads: options.threads)
+          result = try FineTuning.step(
+            &network, input, labels: indices.map { training.labels[$0] }, frozen: frozen,
+            optimizer: &optimizer, threads: options.threads)
         } catch {
           throw .network(error)
         }
@@ -126,7 +148,7 @@ public enum Trainer {
       throw .network(error)
     }
     let classifier = try Classifier(
-      network: network, labelNames: untrained.labelNames, normalisation: normalisation,
+      network: network, labelNames: start.labelNames, normalisation: normalisation,
       emoji: emoji)
     return TrainingResult(classifier: classifier, bestEpoch: best!.epoch, reports: reports)
   }

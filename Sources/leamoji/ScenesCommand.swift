@@ -5,6 +5,8 @@ import LeamojiAnalysis
 import LeamojiCore
 import LeamojiScenes
 
+extension SceneSet: ExpressibleByArgument {}
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -23,8 +25,12 @@ struct Scenes: ParsableCommand {
       abstract: "Write 'Training Data/' and 'Testing Data/' folders of generated PNG scenes.",
       discussion: """
         Writes <out>/Training Data/{Happy,Neutral,Scary}/ and <out>/Testing Data/... . Training \
-        and testing scenes never coincide. The same --seed gives the same images. The example \
-        makes a small set; the defaults make the full set the shipped model is trained on.
+        and testing scenes never coincide. The same --seed gives the same images. --set varied \
+        (the default) draws scenes where lighting is not the answer: every mood in dark, dim, \
+        bright, colourful and grey looks, told apart by content (faces, creatures, fire or \
+        fireworks). --set classic draws the first generator's scenes, where each mood has its \
+        own lighting; the shipped model was trained on those (scripts/regenerate-assets.sh). \
+        The example makes a small set.
 
         Example:
           leamoji scenes dataset --out . --train-per-class 100 --test-per-class 20
@@ -45,6 +51,9 @@ struct Scenes: ParsableCommand {
 
     @Option(help: "Seed of the whole data set.")
     var seed: UInt64 = 2018
+
+    @Option(help: "Scene set: varied (lighting says nothing about the mood) or classic.")
+    var set: SceneSet = .default
 
     func validate() throws {
       guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000
@@ -78,7 +87,7 @@ struct Scenes: ParsableCommand {
             .appendingPathComponent(item.fileName)
           do {
             let png = try ImageFiles.png(
-              makeScene(mood: item.mood, seed: item.seed, size: pixelSize))
+              makeScene(mood: item.mood, seed: item.seed, size: pixelSize, set: set))
             try DurableFile(path).write(png)
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }

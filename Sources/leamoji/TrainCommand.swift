@@ -12,14 +12,26 @@ struct Train: ParsableCommand {
       <Training Data> holds one subfolder per label (Happy/, Neutral/, Scary/, ...); labels are \
       the folder names in lower case. A share of each label is held out for validation (or give \
       --validation DIR); the epoch with the best validation accuracy is kept. With --test, the \
-      kept model is scored on a separate folder with a confusion matrix. The same data, options \
-      and --seed give a byte-identical model file.
+      kept model is scored on a separate folder with a confusion matrix. Training ends with \
+      each label's precision and recall (on --test, else on the validation images).
+
+      --init MODEL fine-tunes an existing model (--init default: the one analyze uses, normally the shipped model): the same \
+      layers and weights, a new head when the labels differ, and --freeze N keeps the first N \
+      layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
+      your own films are enough to teach it their look.
+
+      The model file carries a model card (see leamoji model): --author, --description, \
+      --license, --version, the creation date (--created, else $SOURCE_DATE_EPOCH, else now), \
+      the training data's per-label counts and digest, the options and the final accuracies. \
+      The same data, options, --seed and date give a byte-identical model file.
 
       Examples:
         leamoji train "Training Data" --test "Testing Data" \\
-          --output my-model.safetensors
+          --output my-model.safetensors --author "Ada" --license MIT
         leamoji train frames-sorted/ --epochs 20 --augment flip,crop,exposure \\
           --emoji angry=😡
+        leamoji train "Training Data" --init default --freeze 2 --epochs 4 \\
+          --output tuned.safetensors --json
       """
   )
 
@@ -52,8 +64,37 @@ struct Train: ParsableCommand {
   @Option(help: "Augmentations: a comma-separated list of flip, crop, exposure, noise (or none).")
   var augment = "flip,crop"
 
-  @Option(help: "Input size of the network in pixels (square).")
-  var size = 64
+  @Option(help: "Input size of the network in pixels (square; default 64, or the --init model's).")
+  var size: Int?
+
+  @Option(
+    help: "Fine-tune this model instead of starting afresh ('default': the model analyze uses).",
+    completion: .file(extensions: ["safetensors"]))
+  var `init`: String?
+
+  @Option(help: "With --init: keep the first N layers with weights unchanged.")
+  var freeze = 0
+
+  @Option(help: "Model card: who made the model.")
+  var author: String?
+
+  @Option(help: "Model card: what the model is for.")
+  var description: String?
+
+  @Option(help: "Model card: the model's licence (e.g. MIT, CC-BY-4.0).")
+  var license: String?
+
+  @Option(name: .customLong("version"), help: "Model card: the model's version (e.g. 1.0).")
+  var modelVersion: String?
+
+  @Option(
+    help:
+      "Model card: creation date, ISO 8601 or seconds since 1970 (default $SOURCE_DATE_EPOCH, else now)."
+  )
+  var created: String?
+
+  @Flag(help: "Print each epoch as a JSON line and a final JSON object.")
+  var json = false
 
   @Option(help: "Emoji for a label, as label=emoji (repeatable).")
   var emoji: [String] = []
@@ -80,8 +121,17 @@ struct Train: ParsableCommand {
     guard validationSplit >= 0, validationSplit < 1 else {
       throw ValidationError("--validation-split must be in [0, 1)")
     }
-    guard size >= 8, size <= 512, size % 8 == 0 else {
+    if let size, !(size >= 8 && size <= 512 && size % 8 == 0) {
       throw ValidationError("--size must be a multiple of 8 from 8 to 512")
+    }
+    guard freeze >= 0, freeze <= 1000 else { throw ValidationError("--freeze must be 0 or more") }
+    if freeze > 0, self.`init` == nil {
+      throw ValidationError("--freeze keeps layers of an existing model: give --init MODEL too")
+    }
+    if let created, ModelCard.date(parsing: created) == nil {
+      throw ValidationError(
+        "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
+      )
     }
     guard Augmentation(parsing: augment) != nil else {
       throw ValidationError(
@@ -103,80 +153,6 @@ struct Train: ParsableCommand {
       map[parts[0].lowercased()] = parts[1]
     }
     return map
-  }
-
-  func run() throws {
-    if !overwrite, FileManager.default.fileExists(atPath: output) {
-      throw CommandFailure(
-        "\(output): already exists; choose another --output or pass --overwrite",
-        status: .cannotWrite)
-    }
-    let inputSize = PixelSize(width: size, height: size)
-    let all = try loadFolder(trainingData, size: inputSize, labels: nil, minimumLabels: 2)
-    var training = all
-    var held: ImageSet? = nil
-    if let validation {
-      held = try loadFolder(validation, size: inputSize, labels: all.labelNames, minimumLabels: 1)
-    } else if validationSplit > 0 {
-      (training, held) = Trainer.split(all, validationFraction: validationSplit, seed: seed)
-      if held?.count == 0 { held = nil }
-    }
-    Console.print(
-      "Training on \(training.count) images (\(all.labelNames.joined(separator: ", "))), validating on \(held?.count ?? 0)"
-    )
-
-    var options = TrainingOptions()
-    options.epochs = epochs
-    options.batchSize = batchSize
-    options.learningRate = learningRate
-    options.seed = seed
-    options.augment = Augmentation(parsing: augment) ?? []
-    options.threads = threads
-    let progress = ProgressBar(label: "epoch", total: nil)
-    var currentEpoch = 1
-    let result: TrainingResult
-    do {
-      result = try Trainer.train(
-        training: training, validation: held, options: options, customEmoji: try customEmoji(),
-        onBatch: { done, total in
-          progress.update(done, total: total, label: "epoch \(currentEpoch)/\(options.epochs)")
-        },
-        onEpoch: { report in
-          progress.finish()
-          currentEpoch = report.epoch + 1
-          var validationText = report.validationAccuracy.map { "  validation \(percent($0))" } ?? ""
-          if let loss = report.validationLoss {
-            validationText += String(format: " (loss %.4f)", loss)
-          }
-          Console.print(
-            String(
-              format: "epoch %3d/%d  loss %.4f  training %@", report.epoch, options.epochs,
-              report.loss, percent(report.trainingAccuracy))
-              + validationText + String(format: "  (%.1f s)", report.seconds)
-              + (report.isBest ? "  *" : ""))
-        })
-    } catch {
-      throw CommandFailure("training failed: \(error)", status: .failure)
-    }
-    Console.print(
-      "Kept epoch \(result.bestEpoch)"
-        + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
-
-    if let test {
-      let testImages = try loadFolder(
-        test, size: inputSize, labels: result.classifier.labelNames, minimumLabels: 1)
-      let matrix = try Evaluation.confusionMatrix(
-        of: result.classifier, on: testImages, threads: threads
-      ).matrix
-      Console.print("Test accuracy \(percent(matrix.accuracy)) on \(testImages.count) images")
-      matrix.rendered().forEach { Console.print($0) }
-    }
-    do {
-      try DurableFile(output).write(result.classifier.encoded())
-    } catch {
-      throw CommandFailure(error)
-    }
-    Console.print("Wrote \(output)")
   }
 }
 

@@ -223,6 +223,7 @@ enum ExampleInputs {
     "train": Rule(positionals: .files, options: ["--test", "--validation"]),
     "evaluate": Rule(positionals: .files, options: ["--model"]),
     "classify": Rule(positionals: .files, options: ["--model"]),
+    "model": Rule(positionals: .files),
   ]
 
   /// The input words of `words` (which start with `leamoji <command>`); `valueOptions` are the

@@ -31,7 +31,7 @@ struct ModelCommandTests {
       "train", root.appendingPathComponent("Training Data").path, "--test",
       root.appendingPathComponent("Testing Data").path,
       "--epochs", "2", "--size", "16", "--batch-size", "16", "--threads", "\(threads)", "--output",
-      output.path,
+      output.path, "--created", "2026-11-23T12:00:00Z",
     ])
   }
 

@@ -1,0 +1,201 @@
+import Foundation
+import LeamojiCore
+import LeamojiNN
+
+/// What a model file says about itself, like Create ML's model metadata: who made it and why,
+/// under which licence, when, from which data, how it was trained and how well it did.
+///
+/// Every field is optional: files written before the card existed have none, and they load as
+/// before (`leamoji model` prints what is known). The card lives in the safetensors
+/// `__metadata__` next to the network's entries, one key per part (see docs/model-file.md):
+/// `author`, `description`, `license`, `model_version`, `created` as plain strings and
+/// `training_data`, `training`, `accuracy` as JSON objects.
+public struct ModelCard: Codable, Equatable, Sendable {
+  /// Who made the model.
+  public var author: String?
+  /// What the model is for, in a sentence or two.
+  public var description: String?
+  /// The model's licence, e.g. `MIT` or `CC-BY-4.0`.
+  public var license: String?
+  /// The model's own version (not the file format's `version`), e.g. `1.2`.
+  public var modelVersion: String?
+  /// When it was made, as ISO 8601 UTC (`2026-11-23T17:00:00Z`).
+  public var created: String?
+  /// The images it was trained on.
+  public var trainingData: TrainingData?
+  /// How it was trained.
+  public var training: TrainingRecord?
+  /// How well it did.
+  public var accuracy: Accuracy?
+
+  /// The training images: how many per label, and a digest that changes when any file name
+  /// does (SHA-256 of the sorted `label-folder/file` paths, one per line).
+  public struct TrainingData: Codable, Equatable, Sendable {
+    public var counts: [String: Int]
+    public var files: Int
+    public var sha256: String
+
+    public init(counts: [String: Int], files: Int, sha256: String) {
+      self.counts = counts
+      self.files = files
+      self.sha256 = sha256
+    }
+
+    /// The summary of `images`, whose paths lie under `root` (the paths are taken relative to
+    /// it, so moving the folder does not change the digest).
+    public init(images: ImageSet, root: String) {
+      let prefix = root.hasSuffix("/") ? root : root + "/"
+      let relative = images.paths.map {
+        $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0
+      }
+      var counts: [String: Int] = [:]
+      for label in images.labels { counts[images.labelNames[label], default: 0] += 1 }
+      self.init(
+        counts: counts, files: images.count,
+        sha256: SHA256.hex(Array(relative.sorted().joined(separator: "\n").utf8)))
+    }
+  }
+
+  /// The training run.
+  public struct TrainingRecord: Codable, Equatable, Sendable {
+    public var epochs: Int
+    /// The epoch kept (best validation accuracy).
+    public var bestEpoch: Int
+    public var seed: UInt64
+    public var batchSize: Int
+    public var learningRate: Float
+    /// Augmentation names, e.g. `["flip","crop"]`.
+    public var augmentations: [String]
+    /// The model fine-tuned from (`train --init`): its file name and SHA-256.
+    public var initFrom: String?
+    /// Parameterised layers kept frozen while fine-tuning.
+    public var frozenLayers: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case epochs, seed, augmentations
+      case bestEpoch = "best_epoch"
+      case batchSize = "batch_size"
+      case learningRate = "learning_rate"
+      case initFrom = "init"
+      case frozenLayers = "frozen_layers"
+    }
+
+    public init(
+      epochs: Int, bestEpoch: Int, seed: UInt64, batchSize: Int, learningRate: Float,
+      augmentations: [String], initFrom: String? = nil, frozenLayers: Int? = nil
+    ) {
+      self.epochs = epochs
+      self.bestEpoch = bestEpoch
+      self.seed = seed
+      self.batchSize = batchSize
+      self.learningRate = learningRate
+      self.augmentations = augmentations
+      self.initFrom = initFrom
+      self.frozenLayers = frozenLayers
+    }
+  }
+
+  /// Final accuracies (fractions) of the kept epoch; `test` only when a test folder was scored.
+  public struct Accuracy: Codable, Equatable, Sendable {
+    public var training: Double?
+    public var validation: Double?
+    public var test: Double?
+
+    public init(training: Double? = nil, validation: Double? = nil, test: Double? = nil) {
+      self.training = training
+      self.validation = validation
+      self.test = test
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case author, description, license, created, training, accuracy
+    case modelVersion = "model_version"
+    case trainingData = "training_data"
+  }
+
+  public init(
+    author: String? = nil, description: String? = nil, license: String? = nil,
+    modelVersion: String? = nil, created: String? = nil, trainingData: TrainingData? = nil,
+    training: TrainingRecord? = nil, accuracy: Accuracy? = nil
+  ) {
+    self.author = author
+    self.description = description
+    self.license = license
+    self.modelVersion = modelVersion
+    self.created = created
+    self.trainingData = trainingData
+    self.training = training
+    self.accuracy = accuracy
+  }
+
+  /// Whether nothing is known (a file from before the card).
+  public var isEmpty: Bool { self == ModelCard() }
+
+  /// The metadata keys the card uses.
+  public static let keys = [
+    "author", "description", "license", "model_version", "created", "training_data", "training",
+    "accuracy",
+  ]
+
+  /// The card's metadata entries (absent fields are absent keys).
+  var metadataEntries: [String: String] {
+    var entries: [String: String] = [:]
+    entries["author"] = author
+    entries["description"] = description
+    entries["license"] = license
+    entries["model_version"] = modelVersion
+    entries["created"] = created
+    if let trainingData { entries["training_data"] = ModelFile.jsonEntry(trainingData) }
+    if let training { entries["training"] = ModelFile.jsonEntry(training) }
+    if let accuracy { entries["accuracy"] = ModelFile.jsonEntry(accuracy) }
+    return entries
+  }
+
+  /// The card in `file`'s metadata.
+  /// - Throws: `ModelFileError.malformedMetadata` for a JSON part that does not decode, or a
+  ///   `created` that is not ISO 8601.
+  static func read(from file: ModelFile) throws(ModelFileError) -> ModelCard {
+    let metadata = file.contents.metadata
+    func json<T: Decodable>(_ key: String, _ type: T.Type) throws(ModelFileError) -> T? {
+      metadata[key] == nil ? nil : try file.json(key, as: type)
+    }
+    var card = ModelCard(
+      author: metadata["author"], description: metadata["description"],
+      license: metadata["license"], modelVersion: metadata["model_version"],
+      created: metadata["created"])
+    if let created = card.created, ModelCard.date(parsing: created) == nil {
+      throw file.failure(
+        .malformedMetadata(key: "created", reason: "\"\(created)\" is not an ISO 8601 date"))
+    }
+    card.trainingData = try json("training_data", TrainingData.self)
+    card.training = try json("training", TrainingRecord.self)
+    card.accuracy = try json("accuracy", Accuracy.self)
+    return card
+  }
+
+  // MARK: Dates
+
+  /// `date` as the card writes it: ISO 8601 UTC to the second, e.g. `2026-11-23T17:00:00Z`.
+  public static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+
+  /// A date given as `2026-11-23`, `2026-11-23T17:00:00Z` (any ISO 8601 offset) or as seconds
+  /// since 1970 (as `SOURCE_DATE_EPOCH` holds); nil when it is none of these.
+  public static func date(parsing text: String) -> Date? {
+    if !text.isEmpty, text.allSatisfy(\.isNumber), let seconds = Int64(text) {
+      return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+    let full = ISO8601DateFormatter()
+    full.formatOptions = [.withInternetDateTime]
+    if let date = full.date(from: text) { return date }
+    let day = ISO8601DateFormatter()
+    day.timeZone = TimeZone(identifier: "UTC")
+    day.formatOptions = [.withFullDate]
+    return day.date(from: text)
+  }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import LeamojiAnalysis
+import LeamojiClassifier
+import LeamojiCore
+
+/// `leamoji model`: what a model file says about itself — its labels, input and size, and its
+/// model card (author, description, licence, version, date, training data, training and
+/// accuracy). Files from before the card print what is known.
+struct Model: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show a model file's labels, input and model card.",
+    discussion: """
+      Without MODEL, shows the model analyze would use ($LEAMOJI_MODEL, else the shipped \
+      Models/leamoji.safetensors). Entries a file does not record (files written before model \
+      cards record none) show as "not recorded"; in JSON they are absent.
+
+      Examples:
+        leamoji model
+        leamoji model Models/leamoji.safetensors --json
+      """
+  )
+
+  @Argument(
+    help: "The model file (default: $LEAMOJI_MODEL, else the shipped model).",
+    completion: .file(extensions: ["safetensors"]))
+  var model: String?
+
+  @Flag(help: "Print the result as one JSON object.")
+  var json = false
+
+  struct Report: Encodable {
+    let file: String
+    let sha256: String
+    let labels: [String]
+    let emoji: [String]
+    let input: String
+    let parameters: Int
+    let layersWithWeights: Int
+    let card: ModelCard
+
+    enum CodingKeys: String, CodingKey {
+      case file, sha256, labels, emoji, input, parameters, card
+      case layersWithWeights = "layers_with_weights"
+    }
+  }
+
+  func run() throws {
+    let path = ModelLocator.resolve(model)
+    let classifier: Classifier
+    do {
+      classifier = try ModelLocator.load(path)
+    } catch {
+      throw CommandFailure(error)
+    }
+    let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) } ?? []
+    let input = "3x\(classifier.inputSize.height)x\(classifier.inputSize.width)"
+    let network = classifier.network
+    let report = Report(
+      file: path, sha256: SHA256.hex(bytes), labels: classifier.labelNames,
+      emoji: classifier.labels.map(\.emoji), input: input, parameters: network.parameterCount,
+      layersWithWeights: network.layers.filter { !$0.parameters.isEmpty }.count,
+      card: classifier.card)
+    if json {
+      Console.printJSON(jsonText(report))
+      return
+    }
+    lines(report).forEach { Console.print($0) }
+  }
+
+  /// The report as text, one `name: value` line per entry.
+  func lines(_ r: Report) -> [String] {
+    let card = r.card
+    let missing = "not recorded"
+    var out = [
+      "File:          \(r.file)",
+      "SHA-256:       \(r.sha256)",
+      "Labels:        "
+        + zip(r.emoji, r.labels).map { "\($0) \($1)" }.joined(separator: ", "),
+      "Input:         \(r.input) RGB, \(r.layersWithWeights) layers with weights, \(r.parameters) parameters",
+      "Author:        \(card.author ?? missing)",
+      "Description:   \(card.description ?? missing)",
+      "License:       \(card.license ?? missing)",
+      "Version:       \(card.modelVersion ?? missing)",
+      "Created:       \(card.created ?? missing)",
+    ]
+    if let data = card.trainingData {
+      let counts = r.labels.compactMap { label in data.counts[label].map { "\(label) \($0)" } }
+      let others = data.counts.keys.filter { !r.labels.contains($0) }.sorted().map {
+        "\($0) \(data.counts[$0]!)"
+      }
+      out.append(
+        "Training data: \(data.files) images (\((counts + others).joined(separator: ", "))), file list sha256 \(data.sha256)"
+      )
+    } else {
+      out.append("Training data: \(missing)")
+    }
+    if let t = card.training {
+      out.append(
+        "Training:      \(t.epochs) epochs (kept \(t.bestEpoch)), seed \(t.seed), batch \(t.batchSize), "
+          + "learning rate \(t.learningRate), augmentations "
+          + (t.augmentations.isEmpty ? "none" : t.augmentations.joined(separator: ", ")))
+      if let base = t.initFrom {
+        out.append("Fine-tuned:    from \(base), \(t.frozenLayers ?? 0) layers frozen")
+      }
+    } else {
+      out.append("Training:      \(missing)")
+    }
+    if let a = card.accuracy {
+      let parts = [("training", a.training), ("validation", a.validation), ("test", a.test)]
+        .compactMap { name, value in value.map { "\(name) \(percent($0))" } }
+      out.append("Accuracy:      " + (parts.isEmpty ? missing : parts.joined(separator: ", ")))
+    } else {
+      out.append("Accuracy:      \(missing)")
+    }
+    if card.isEmpty {
+      out.append("(This file has no model card: it was written before leamoji recorded one.)")
+    }
+    return out
+  }
+}
