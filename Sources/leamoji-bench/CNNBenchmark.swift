@@ -100,8 +100,8 @@ struct CNNBenchmark {
   /// Runs the PyTorch script and prints the side-by-side table with ratios.
   private func compare(_ ours: Rates, python: String) throws {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [script, "--threads", "\(threads)", "--seconds", "\(seconds)"]
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [python, script, "--threads", "\(threads)", "--seconds", "\(seconds)"]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()

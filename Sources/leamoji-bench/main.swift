@@ -36,7 +36,7 @@ extension LeamojiBench {
         Examples:
           leamoji-bench cnn
           leamoji-bench cnn --threads 2 --seconds 0.5   # a quick look
-          leamoji-bench cnn --pytorch /work/torchenv/bin/python
+          leamoji-bench cnn --pytorch python3   # also PyTorch, with ratios
         """
     )
 

@@ -125,10 +125,7 @@ public struct Conv2D: Layer {
     let patch = g.patchSize
     var col = [Float](repeating: 0, count: patch * positions)
     var scratch = [Float](
-      repeating: 0,
-      count: max(
-        Kernels.gemmScratchCount(m: outChannels, k: positions),
-        Kernels.gemmScratchCount(m: patch, k: outChannels)))
+      repeating: 0, count: Kernels.gemmScratchCount(m: patch, k: outChannels))
     input.data.withUnsafeBufferPointer { x in
       col.withUnsafeMutableBufferPointer { c in
         Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
@@ -142,11 +139,9 @@ public struct Conv2D: Layer {
       }
       parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
         col.withUnsafeBufferPointer { c in
-          Kernels.gemmPacked(
-            m: outChannels, n: patch, k: positions, a: dy.baseAddress!, aRowStride: positions,
-            aColStride: 1, b: c.baseAddress!, bRowStride: 1, bColStride: positions,
-            c: dw.baseAddress!, ldc: patch, start: .accumulate, bias: nil, relu: false,
-            scratch: &scratch)
+          Kernels.gemmNT(
+            m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
+            c: dw.baseAddress!, ldc: patch, start: .accumulate)
         }
       }
     }

@@ -82,12 +82,9 @@ extension Engine {
         for o in 0..<outChannels { gradient[b + o] = Kernels.sum(dy + o * positions, positions) }
         let col = ws.cols[s]!
         // ∂W = dY · colᵀ   ([out × positions] · [positions × patch])
-        Kernels.gemmPacked(
-          m: outChannels, n: patch, k: positions,
-          a: dy, aRowStride: positions, aColStride: 1,
-          b: col, bRowStride: 1, bColStride: positions,
-          c: gradient + w, ldc: patch, start: .overwrite, bias: nil, relu: false,
-          scratch: ws.scratch)
+        Kernels.gemmNT(
+          m: outChannels, n: patch, k: positions, a: dy, b: col, c: gradient + w, ldc: patch,
+          start: .overwrite)
         if needsInput {
           // ∂col = Wᵀ · dY (into the im2col buffer, no longer needed), folded onto ∂x.
           Kernels.gemmPacked(

@@ -84,11 +84,9 @@ public enum KernelBenchmark {
           "weight gradient",
           { ws, i in
             let col = ws.cols[s]!  // the forward pass's im2col matrix, as in training
-            Kernels.gemmPacked(
-              m: out, n: patch, k: positions, a: dy, aRowStride: positions, aColStride: 1,
-              b: col, bRowStride: 1, bColStride: positions,
-              c: g0.base + (i % workers) * count + w, ldc: patch, start: .overwrite, bias: nil,
-              relu: false, scratch: ws.scratch)
+            Kernels.gemmNT(
+              m: out, n: patch, k: positions, a: dy, b: col,
+              c: g0.base + (i % workers) * count + w, ldc: patch, start: .overwrite)
           }
         ),
         (
