@@ -19,9 +19,10 @@ public enum CPURequirement {
 
   /// The required flags `/proc/cpuinfo` does not list (empty when all are there, or when
   /// the file cannot be read: then the check cannot tell and stays out of the way).
-  public static func missing(cpuinfo: String? = try? String(
-    contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) -> [String]
-  {
+  public static func missing(
+    cpuinfo: String? = try? String(
+      contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+  ) -> [String] {
     guard !required.isEmpty, let cpuinfo,
       let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
     else { return [] }

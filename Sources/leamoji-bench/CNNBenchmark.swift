@@ -72,23 +72,33 @@ struct CNNBenchmark {
     let passes = KernelBenchmark.convolutionPasses(
       of: network, batch: 32, threads: threads, seconds: seconds / 3)
     print("  convolution passes, batch 32 (GFLOP/s, share of the \(threads)-thread FMA peak):")
-    var passSeconds = 0.0
-    var passFlops = 0.0
+    var passTime = (forward: 0.0, all: 0.0)
+    var work = (forward: 0.0, all: 0.0)
     for pass in passes {
       let layerFlops = Double(perLayer.first { $0.name == pass.layer }?.flops ?? 0) * 32
-      passSeconds += layerFlops / (pass.gflops * 1e9)
-      passFlops += layerFlops
+      let time = layerFlops / (pass.gflops * 1e9)
+      passTime.all += time
+      work.all += layerFlops
+      if pass.pass == "forward" {
+        passTime.forward += time
+        work.forward += layerFlops
+      }
       print(
         String(
           format: "    %-6@ %-16@ %7.1f GFLOP/s  %3.0f %%", pass.layer, pass.pass, pass.gflops,
           100 * pass.gflops / peak))
     }
-    if passSeconds > 0 {
-      let all = passFlops / passSeconds / 1e9
+    if passTime.all > 0 {
+      let forward = work.forward / passTime.forward / 1e9
+      let all = work.all / passTime.all / 1e9
       print(
         String(
-          format: "  convolutions together (all passes): %.1f GFLOP/s, %.0f %% of peak", all,
-          100 * all / peak))
+          format: "  convolutions, forward passes together: %.1f GFLOP/s, %.0f %% of peak", forward,
+          100 * forward / peak))
+      print(
+        String(
+          format: "  convolutions, all passes of a training step: %.1f GFLOP/s, %.0f %% of peak",
+          all, 100 * all / peak))
     }
 
     if let python {
