@@ -75,13 +75,16 @@ extension Kernels {
   ///   - c: element `(i, j)` at `c[i * ldc + j]`.
   ///   - start: overwrite (with `bias[i]` added when given) or accumulate into `C`.
   ///   - scratch: at least `gemmScratchCount(m:k:)` floats, owned by the calling thread.
+  ///   - bIsPanels: `B` is already in the packed layout (`im2colPanels`): panel `q` of 16
+  ///     columns at `b + q * k * 16`, row `p` of it at `+ p * 16`, zero past `n`; the strides
+  ///     are then ignored and nothing is copied.
   static func gemmPacked(
     m: Int, n: Int, k: Int,
     a: UnsafePointer<Float>, aRowStride: Int, aColStride: Int,
     b: UnsafePointer<Float>, bRowStride: Int, bColStride: Int,
     c: UnsafeMutablePointer<Float>, ldc: Int,
     start: GEMMStart, bias: UnsafePointer<Float>?, relu: Bool,
-    scratch: UnsafeMutablePointer<Float>
+    scratch: UnsafeMutablePointer<Float>, bIsPanels: Bool = false
   ) {
     guard m > 0, n > 0 else { return }
     let tiles = (m + tileRows - 1) / tileRows
@@ -105,9 +108,15 @@ extension Kernels {
       var j0 = 0
       while j0 < n {
         let cols = min(tileColumns, n - j0)
-        packB(
-          kc: kc, cols: cols, b: b + p0 * bRowStride + j0 * bColStride, bRowStride: bRowStride,
-          bColStride: bColStride, into: packedB)
+        let panel: UnsafePointer<Float>
+        if bIsPanels {
+          panel = b + (j0 / tileColumns) * k * tileColumns + p0 * tileColumns
+        } else {
+          packB(
+            kc: kc, cols: cols, b: b + p0 * bRowStride + j0 * bColStride,
+            bRowStride: bRowStride, bColStride: bColStride, into: packedB)
+          panel = UnsafePointer(packedB)
+        }
         for t in 0..<tiles {
           let rows = min(tileRows, m - t * tileRows)
           let pa = UnsafePointer(packedA + t * tileRows * k + p0 * tileRows)
@@ -115,7 +124,7 @@ extension Kernels {
           let cTile = c + t * tileRows * ldc + j0
           if rows == tileRows && cols == tileColumns {
             kernel4x16(
-              k: kc, a: pa, b: packedB, c: cTile, ldc: ldc, load: mode == .accumulate,
+              k: kc, a: pa, b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
               bias: useBias ? tileBias : nil, relu: relu && last)
           } else {
             // Edge tile: run the full kernel on a 4x16 copy, then keep the valid part.
@@ -127,7 +136,7 @@ extension Kernels {
               }
             }
             kernel4x16(
-              k: kc, a: pa, b: packedB, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
+              k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
               relu: relu && last)
             for r in 0..<rows {
               for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
@@ -306,9 +315,14 @@ extension Kernels {
   /// FMA chains, 7 vector loads per 12 FMAs, no packing). Per block of `dotBlock` positions the
   /// lanes are added in a fixed tree and the block sums added to `C` in block order, so the
   /// result depends only on the sizes.
+  ///
+  /// `B`'s element `(j, p)` is at `b[j * bRowStride + (p / 16) * bPanelStride + p % 16]`:
+  /// row-major is `bRowStride = k, bPanelStride = 16`; the packed layout of `im2colPanels` is
+  /// `bRowStride = 16, bPanelStride = n * 16`.
   static func gemmNT(
     m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-    c: UnsafeMutablePointer<Float>, ldc: Int, start: GEMMStart
+    bRowStride: Int, bPanelStride: Int, c: UnsafeMutablePointer<Float>, ldc: Int,
+    start: GEMMStart
   ) {
     if start == .overwrite {
       for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
@@ -324,13 +338,14 @@ extension Kernels {
           let cols = min(3, n - j)
           if rows == 4 && cols == 3 {
             dot4x3(
-              k: kc, a: a + i * k + p0, lda: k, b: b + j * k + p0, ldb: k, c: c + i * ldc + j,
-              ldc: ldc)
+              p0: p0, k: p0 + kc, a: a + i * k, lda: k, b: b + j * bRowStride, ldb: bRowStride,
+              panel: bPanelStride, c: c + i * ldc + j, ldc: ldc)
           } else {
             for r in 0..<rows {
               for q in 0..<cols {
                 c[(i + r) * ldc + j + q] += dot(
-                  k: kc, a: a + (i + r) * k + p0, b: b + (j + q) * k + p0)
+                  p0: p0, k: p0 + kc, a: a + (i + r) * k, b: b + (j + q) * bRowStride,
+                  panel: bPanelStride)
               }
             }
           }
@@ -349,28 +364,36 @@ extension Kernels {
     return (h[0] + h[2]) + (h[1] + h[3])
   }
 
-  /// One dot product of `k` terms, summed the same way as one accumulator of `dot4x3`.
+  /// Offset of position `p` in a panel-addressed row (see `gemmNT`).
   @inline(__always)
-  private static func dot(k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>) -> Float {
+  private static func at(_ p: Int, _ panel: Int) -> Int { (p >> 4) &* panel &+ (p & 15) }
+
+  /// One dot product over positions `p0..<k`, summed the same way as one accumulator of
+  /// `dot4x3`.
+  @inline(__always)
+  private static func dot(
+    p0: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, panel: Int
+  ) -> Float {
     var acc = V8()
-    var p = 0
+    var p = p0
     while p + 8 <= k {
-      acc = fmadd(acc, loadV8(a + p), loadV8(b + p))
+      acc = fmadd(acc, loadV8(a + p), loadV8(b + at(p, panel)))
       p += 8
     }
     var s = lanes(acc)
     while p < k {
-      s = s.addingProduct(a[p], b[p])
+      s = s.addingProduct(a[p], b[at(p, panel)])
       p += 1
     }
     return s
   }
 
-  /// `C[4×3] += A[4×k]·B[3×k]ᵀ` with 12 vector accumulators.
+  /// `C[4×3] += A[4×(p0..<k)]·B[3×(p0..<k)]ᵀ` with 12 vector accumulators (`p0` a multiple
+  /// of 16, so 8 positions from a multiple of 8 are contiguous in either layout).
   @inline(__always)
   private static func dot4x3(
-    k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
-    c: UnsafeMutablePointer<Float>, ldc: Int
+    p0: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+    panel: Int, c: UnsafeMutablePointer<Float>, ldc: Int
   ) {
     let a0 = a
     let a1 = a0 + lda
@@ -391,11 +414,12 @@ extension Kernels {
     var s30 = V8()
     var s31 = V8()
     var s32 = V8()
-    var p = 0
+    var p = p0
     while p + 8 <= k {
-      let x0 = loadV8(b0 + p)
-      let x1 = loadV8(b1 + p)
-      let x2 = loadV8(b2 + p)
+      let o = at(p, panel)
+      let x0 = loadV8(b0 + o)
+      let x1 = loadV8(b1 + o)
+      let x2 = loadV8(b2 + o)
       let y0 = loadV8(a0 + p)
       s00 = fmadd(s00, y0, x0)
       s01 = fmadd(s01, y0, x1)
@@ -418,7 +442,7 @@ extension Kernels {
       -> Float
     {
       var s = lanes(v)
-      for q in p..<k { s = s.addingProduct(ra[q], rb[q]) }
+      for q in p..<k { s = s.addingProduct(ra[q], rb[at(q, panel)]) }
       return s
     }
     c[0] += finish(s00, a0, b0)

@@ -67,6 +67,26 @@ enum Kernels {
     return s
   }
 
+  /// Sum of `count` floats, eight lanes at a time: lane `l` adds elements `l, l + 8, ...` in
+  /// order, the lanes are added in a fixed tree, then the tail in order. A fixed order that
+  /// depends only on `count` (so it is reproducible), about eight times faster than `sum`.
+  @inline(__always)
+  static func sumLanes(_ p: UnsafePointer<Float>, _ count: Int) -> Float {
+    var acc = Vec()
+    var i = 0
+    while i + 8 <= count {
+      acc += load(p + i)
+      i += 8
+    }
+    let h = acc.lowHalf + acc.highHalf
+    var s = (h[0] + h[2]) + (h[1] + h[3])
+    while i < count {
+      s += p[i]
+      i += 1
+    }
+    return s
+  }
+
   /// `y[0..<count] += x[0..<count]`.
   @inline(__always)
   static func add(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, _ count: Int) {

@@ -134,14 +134,15 @@ public struct Conv2D: Layer {
     outputGradient.data.withUnsafeBufferPointer { dy in
       parameterGradients[1].data.withUnsafeMutableBufferPointer { db in
         for o in 0..<outChannels {
-          db[o] += Kernels.sum(dy.baseAddress! + o * positions, positions)
+          db[o] += Kernels.sumLanes(dy.baseAddress! + o * positions, positions)
         }
       }
       parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
         col.withUnsafeBufferPointer { c in
           Kernels.gemmNT(
             m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
-            c: dw.baseAddress!, ldc: patch, start: .accumulate)
+            bRowStride: positions, bPanelStride: 16, c: dw.baseAddress!, ldc: patch,
+            start: .accumulate)
         }
       }
     }

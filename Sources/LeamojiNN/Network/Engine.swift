@@ -44,6 +44,7 @@ final class Engine: @unchecked Sendable {
   let activationTotal: Int
   let largestActivation: Int
   let colTotal: Int
+  let paddedInput: Int
   let scratchCount: Int
 
   private let lock = NSLock()
@@ -92,16 +93,19 @@ final class Engine: @unchecked Sendable {
     activationTotal = steps.reduce(0) { $0 + $1.outCount }
     largestActivation = steps.reduce(inputCount) { max($0, $1.outCount) }
     var cols = 0
+    var padded = 0
     var scratch = 0
     for step in steps {
       guard case .conv(_, _, let out, let g, _) = step.op else { continue }
-      cols += g.patchSize * g.positions
+      cols += g.panelledCount
+      padded = max(padded, g.paddedCount)
       scratch = max(
         scratch, Kernels.gemmScratchCount(m: out, k: g.patchSize),
         Kernels.gemmScratchCount(m: out, k: g.positions),
         Kernels.gemmScratchCount(m: g.patchSize, k: out))
     }
     colTotal = cols
+    paddedInput = padded
     scratchCount = scratch
   }
 
@@ -203,9 +207,10 @@ final class EngineContext: @unchecked Sendable {
   }
 }
 
-/// One worker thread's buffers: every step's output, every convolution's im2col matrix (kept
-/// from the forward pass for the weight gradient, then reused for the input gradient), two
-/// gradient buffers and the GEMM packing scratch.
+/// One worker thread's buffers: every step's output, every convolution's im2col matrix in the
+/// GEMM's panel layout (kept from the forward pass for the weight gradient, then reused
+/// row-major for the input gradient's `dCol`), two gradient buffers, the padded-input buffer
+/// and the GEMM packing scratch.
 final class EngineWorkspace: @unchecked Sendable {
   let activations: UnsafeMutablePointer<Float>
   /// `outputs[s]` is step `s`'s output inside `activations`.
@@ -216,6 +221,8 @@ final class EngineWorkspace: @unchecked Sendable {
   let gradientA: UnsafeMutablePointer<Float>
   let gradientB: UnsafeMutablePointer<Float>
   let scratch: UnsafeMutablePointer<Float>
+  /// A convolution's input with its zero border (`im2colPanels`).
+  let padded: UnsafeMutablePointer<Float>
   let exponentials: UnsafeMutablePointer<Double>
 
   init(engine: Engine) {
@@ -230,7 +237,7 @@ final class EngineWorkspace: @unchecked Sendable {
       a += step.outCount
       if case .conv(_, _, _, let g, _) = step.op {
         cols.append(colBlock + c)
-        c += g.patchSize * g.positions
+        c += g.panelledCount
       } else {
         cols.append(nil)
       }
@@ -240,6 +247,7 @@ final class EngineWorkspace: @unchecked Sendable {
     gradientA = .allocate(capacity: engine.largestActivation)
     gradientB = .allocate(capacity: engine.largestActivation)
     scratch = .allocate(capacity: max(1, engine.scratchCount))
+    padded = .allocate(capacity: max(1, engine.paddedInput))
     exponentials = .allocate(capacity: max(1, engine.classes))
   }
 
@@ -249,6 +257,7 @@ final class EngineWorkspace: @unchecked Sendable {
     gradientA.deallocate()
     gradientB.deallocate()
     scratch.deallocate()
+    padded.deallocate()
     exponentials.deallocate()
   }
 }

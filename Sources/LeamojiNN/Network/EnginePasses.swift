@@ -13,13 +13,13 @@ extension Engine {
       switch step.op {
       case .conv(let w, let b, let outChannels, let g, let relu):
         let col = ws.cols[s]!
-        Kernels.im2col(g, input: input, col: col)
+        Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
         Kernels.gemmPacked(
           m: outChannels, n: g.positions, k: g.patchSize,
           a: p + w, aRowStride: g.patchSize, aColStride: 1,
-          b: col, bRowStride: g.positions, bColStride: 1,
+          b: col, bRowStride: 0, bColStride: 0,
           c: out, ldc: g.positions, start: .overwrite, bias: p + b, relu: relu,
-          scratch: ws.scratch)
+          scratch: ws.scratch, bIsPanels: true)
       case .relu:
         Kernels.relu(input, out, step.outCount)
       case .maxPool(let g):
@@ -79,14 +79,17 @@ extension Engine {
         if relu { Kernels.reluBackward(out, dy, dy, step.outCount) }
         let positions = g.positions
         let patch = g.patchSize
-        for o in 0..<outChannels { gradient[b + o] = Kernels.sum(dy + o * positions, positions) }
+        for o in 0..<outChannels {
+          gradient[b + o] = Kernels.sumLanes(dy + o * positions, positions)
+        }
         let col = ws.cols[s]!
         // ∂W = dY · colᵀ   ([out × positions] · [positions × patch])
         Kernels.gemmNT(
-          m: outChannels, n: patch, k: positions, a: dy, b: col, c: gradient + w, ldc: patch,
-          start: .overwrite)
+          m: outChannels, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
+          bPanelStride: patch * 16, c: gradient + w, ldc: patch, start: .overwrite)
         if needsInput {
-          // ∂col = Wᵀ · dY (into the im2col buffer, no longer needed), folded onto ∂x.
+          // ∂col = Wᵀ · dY (row-major, into the im2col buffer, no longer needed), folded
+          // onto ∂x.
           Kernels.gemmPacked(
             m: patch, n: positions, k: outChannels,
             a: p + w, aRowStride: 1, aColStride: patch,

@@ -74,11 +74,12 @@ public enum KernelBenchmark {
           "forward",
           { ws, _ in
             let col = ws.cols[s]!
-            Kernels.im2col(g, input: input, col: col)
+            Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
             Kernels.gemmPacked(
               m: out, n: positions, k: patch, a: p.base + w, aRowStride: patch, aColStride: 1,
-              b: col, bRowStride: positions, bColStride: 1, c: ws.outputs[s], ldc: positions,
-              start: .overwrite, bias: p.base + b, relu: relu, scratch: ws.scratch)
+              b: col, bRowStride: 0, bColStride: 0, c: ws.outputs[s], ldc: positions,
+              start: .overwrite, bias: p.base + b, relu: relu, scratch: ws.scratch,
+              bIsPanels: true)
           }
         ),
         (
@@ -86,8 +87,9 @@ public enum KernelBenchmark {
           { ws, i in
             let col = ws.cols[s]!  // the forward pass's im2col matrix, as in training
             Kernels.gemmNT(
-              m: out, n: patch, k: positions, a: dy, b: col,
-              c: g0.base + (i % workers) * count + w, ldc: patch, start: .overwrite)
+              m: out, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
+              bPanelStride: patch * 16, c: g0.base + (i % workers) * count + w, ldc: patch,
+              start: .overwrite)
           }
         ),
         (
