@@ -29,6 +29,11 @@ struct CNNBenchmark {
     let convolutions = perLayer.filter { $0.isConvolution }.reduce(0) { $0 + $1.flops }
     print(
       "Default network, input 3x64x64, \(network.parameterCount) parameters, \(threads) thread(s)")
+    // Other processes on the cores skew every figure; say how busy the machine was.
+    if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+      print(
+        "  load average at start: \(load.split(separator: " ").prefix(3).joined(separator: " "))")
+    }
     print(
       String(
         format: "  forward FLOPs per image: %.2f M (convolutions %.2f M)", Double(total) / 1e6,
