@@ -43,6 +43,16 @@ extension Kernels {
     #endif
   }
 
+  /// The scalar `acc + a·b`, fused under the same condition as `fmadd`.
+  @inline(__always)
+  static func fmaddScalar(_ acc: Float, _ a: Float, _ b: Float) -> Float {
+    #if LEAMOJI_FMA
+      return acc.addingProduct(a, b)
+    #else
+      return acc + a * b
+    #endif
+  }
+
   @inline(__always)
   static func loadV8(_ p: UnsafePointer<Float>) -> V8 {
     UnsafeRawPointer(p).loadUnaligned(as: V8.self)
@@ -382,7 +392,7 @@ extension Kernels {
     }
     var s = lanes(acc)
     while p < k {
-      s = s.addingProduct(a[p], b[at(p, panel)])
+      s = fmaddScalar(s, a[p], b[at(p, panel)])
       p += 1
     }
     return s
@@ -442,7 +452,7 @@ extension Kernels {
       -> Float
     {
       var s = lanes(v)
-      for q in p..<k { s = s.addingProduct(ra[q], rb[at(q, panel)]) }
+      for q in p..<k { s = fmaddScalar(s, ra[q], rb[at(q, panel)]) }
       return s
     }
     c[0] += finish(s00, a0, b0)
