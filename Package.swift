@@ -9,7 +9,7 @@ let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configura
 // x86-64 LeamojiNN alone is compiled for AVX2 + FMA (Haswell and later, every AMD Zen), which
 // doubles the vector width and fuses each multiply-add; `leamoji` checks the CPU at start and
 // exits with a clear message on a CPU without them (docs/network-kernels.md). Setting
-// LEAMOJI_BASELINE_CPU=1 when building gives a baseline x86-64 build (about half the speed).
+// LEAMOJI_BASELINE_CPU=1 when building gives a baseline x86-64 build (SSE, no FMA: slower).
 // On arm64, NEON always has FMA.
 #if arch(x86_64)
   let baselineCPU = Context.environment["LEAMOJI_BASELINE_CPU"] == "1"
