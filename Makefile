@@ -65,10 +65,20 @@ format:
 model: release test-deps
 	scripts/regenerate-assets.sh all
 
-# Prints the network's speed: inference at batch 1 and 32, training, convolution GFLOP/s.
+# Prints the network's speed: the FMA peak, inference at batch 1 and 32, training, each
+# convolution pass's GFLOP/s and share of the peak. When $(PYTHON) can import torch, the same
+# network runs in PyTorch in the same invocation (scripts/bench-cnn-pytorch.py) and a table of
+# ratios follows, e.g. `make bench-cnn PYTHON=/work/torchenv/bin/python`.
+PYTHON ?= python3
 bench-cnn: deps
 	$(SWIFT) build -c release --product leamoji-bench
-	$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench cnn
+	@bench="$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench"; \
+	if $(PYTHON) -c "import torch" >/dev/null 2>&1; then \
+	  "$$bench" cnn --pytorch "$(PYTHON)"; \
+	else \
+	  echo "(no PyTorch: $(PYTHON) cannot import torch; leamoji figures only)"; \
+	  "$$bench" cnn; \
+	fi
 
 # Prints how long `leamoji merge` takes for 1,000 fragments into a 1,000-film store, and its
 # peak memory (goal: under 5 s).

@@ -5,6 +5,22 @@ import PackageDescription
 // network in thousands of leamoji processes; they are compiled with -O in debug builds too.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+// The network's matrix kernels are written with 8-lane vectors and fused multiply-adds. On
+// x86-64 LeamojiNN alone is compiled for AVX2 + FMA (Haswell and later, every AMD Zen), which
+// doubles the vector width and fuses each multiply-add; `leamoji` checks the CPU at start and
+// exits with a clear message on a CPU without them (docs/network-kernels.md). Setting
+// LEAMOJI_BASELINE_CPU=1 when building gives a baseline x86-64 build (SSE, no FMA: slower).
+// On arm64, NEON always has FMA.
+#if arch(x86_64)
+  let baselineCPU = Context.environment["LEAMOJI_BASELINE_CPU"] == "1"
+  let kernelTarget: [SwiftSetting] =
+    baselineCPU ? [] : [.unsafeFlags(["-target-cpu", "haswell"]), .define("LEAMOJI_FMA")]
+  let cpuCheck: [SwiftSetting] = baselineCPU ? [] : [.define("LEAMOJI_KERNELS_NEED_AVX2_FMA")]
+#else
+  let kernelTarget: [SwiftSetting] = [.define("LEAMOJI_FMA")]
+  let cpuCheck: [SwiftSetting] = []
+#endif
+
 let package = Package(
   name: "leamoji",
   products: [
@@ -26,12 +42,14 @@ let package = Package(
     ),
     // Plain values shared by every module (RGB images, sizes), the one durable-file writer and the
     // one owner of termination signals. No FFmpeg.
-    .target(name: "LeamojiCore"),
+    .target(name: "LeamojiCore", swiftSettings: cpuCheck),
     // Every FFmpeg pointer: opening media, decoding, per-second sampling, still images in and out.
     .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
     // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift
     // (Core for its seeded random generator and durable file writes).
-    .target(name: "LeamojiNN", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
+    .target(
+      name: "LeamojiNN", dependencies: ["LeamojiCore"],
+      swiftSettings: optimisedEvenInDebug + kernelTarget),
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),

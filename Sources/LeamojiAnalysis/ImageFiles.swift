@@ -54,8 +54,13 @@ public enum LeamojiProcess {
   /// reported like a full disk, instead of killing the process halfway through; and has
   /// SIGINT, SIGTERM and SIGHUP remove the temporary files being written before the process
   /// ends by the signal (a terminal session takes them over while it runs: see
-  /// `SignalCoordinator`).
+  /// `SignalCoordinator`). On a CPU without the instructions the network kernels were built
+  /// for, prints why on stderr and exits with status 69 before any network code can crash.
   public static func prepare() {
+    if let problem = CPURequirement.problem() {
+      FileHandle.standardError.write(Data("leamoji: \(problem)\n".utf8))
+      exit(69)
+    }
     signal(SIGXFSZ, SIG_IGN)
     FFmpegLogging.silence()
     DurableFile.removeTemporariesOnTermination()

@@ -113,7 +113,8 @@ public enum Trainer {
       for b in 0..<batches {
         let indices = Array(order[(b * batchSize)..<min(training.count, (b + 1) * batchSize)])
         let input = maker.batch(
-          from: training, indices: indices, augment: options.augment, seed: epochSeed)
+          from: training, indices: indices, augment: options.augment, seed: epochSeed,
+          threads: options.threads)
         let result: BatchResult
         do {
           result = try FineTuning.step(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeamojiCore
 
 /// leamoji-bench: benchmarks that print figures. Speed is measured here, never in the tests;
 /// run a release build (`make bench-cnn`).
@@ -35,6 +36,7 @@ extension LeamojiBench {
         Examples:
           leamoji-bench cnn
           leamoji-bench cnn --threads 2 --seconds 0.5   # a quick look
+          leamoji-bench cnn --pytorch python3   # also PyTorch, with ratios
         """
     )
 
@@ -48,6 +50,12 @@ extension LeamojiBench {
         "How long each figure is measured, after one warm-up run.", valueName: "seconds"))
     var seconds = 2.0
 
+    @Option(
+      help: ArgumentHelp(
+        "A Python interpreter with torch: also runs scripts/bench-cnn-pytorch.py on the same network and prints the ratios.",
+        valueName: "python"))
+    var pytorch: String?
+
     func validate() throws {
       guard threads.map({ $0 >= 1 }) ?? true else {
         throw ValidationError("--threads must be at least 1")
@@ -58,7 +66,10 @@ extension LeamojiBench {
     func run() throws {
       let workers = threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
       do {
-        try CNNBenchmark(threads: workers, seconds: seconds).run()
+        if let problem = CPURequirement.problem() {
+          throw BenchmarkFailure(problem)
+        }
+        try CNNBenchmark(threads: workers, seconds: seconds, python: pytorch).run()
       } catch {
         FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
         throw ExitCode.failure

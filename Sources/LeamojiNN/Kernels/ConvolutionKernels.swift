@@ -14,6 +14,11 @@ extension Kernels {
     var patchSize: Int { channels * kernel * kernel }
     /// Columns of the im2col matrix: output positions.
     var positions: Int { outHeight * outWidth }
+    /// Floats of the im2col matrix in the packed layout of `im2colPanels` (positions rounded
+    /// up to whole 16-column panels).
+    var panelledCount: Int { (positions + 15) / 16 * 16 * patchSize }
+    /// Floats of the zero-padded input `im2colPanels` works from.
+    var paddedCount: Int { channels * (height + 2 * padding) * (width + 2 * padding) }
   }
 
   /// The output columns `lo..<hi` whose input column `ox*stride - padding + kx` lies inside
@@ -92,6 +97,67 @@ extension Kernels {
             }
           }
           row += 1
+        }
+      }
+    }
+  }
+}
+
+/// im2col straight into the GEMM's packed `B` layout.
+extension Kernels {
+  /// Unfolds input patches into the layout `gemmPacked(bIsPanels:)` reads without copying:
+  /// 16-position panels, panel `q` at `col + q * patchSize * 16`, patch row `r` of it at
+  /// `+ r * 16`; positions past the end of the last panel are zero. The input is first copied
+  /// into `padded` (`paddedCount` floats) with its zero border, so every patch row is a plain
+  /// copy; with stride 1 and output rows of a multiple of 16 it is two vector moves per
+  /// 16 positions.
+  static func im2colPanels(
+    _ g: Window, input: UnsafePointer<Float>, padded: UnsafeMutablePointer<Float>,
+    col: UnsafeMutablePointer<Float>
+  ) {
+    let hp = g.height + 2 * g.padding
+    let wp = g.width + 2 * g.padding
+    padded.update(repeating: 0, count: g.paddedCount)
+    for ch in 0..<g.channels {
+      for y in 0..<g.height {
+        (padded + (ch * hp + y + g.padding) * wp + g.padding).update(
+          from: input + (ch * g.height + y) * g.width, count: g.width)
+      }
+    }
+    let oh = g.outHeight
+    let ow = g.outWidth
+    let positions = g.positions
+    let panelStride = g.patchSize * 16
+    let panels = (positions + 15) / 16
+    let fast = g.stride == 1 && ow % 16 == 0
+    var r = 0
+    for ch in 0..<g.channels {
+      for ky in 0..<g.kernel {
+        for kx in 0..<g.kernel {
+          let dst = col + r * 16
+          for oy in 0..<oh {
+            let src = padded + (ch * hp + oy * g.stride + ky) * wp + kx
+            if fast {
+              var q = oy * ow / 16
+              var x = 0
+              while x < ow {
+                let d = dst + q * panelStride
+                let v0 = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<Float>.self)
+                let v1 = UnsafeRawPointer(src + x + 8).loadUnaligned(as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(d).storeBytes(of: v0, as: SIMD8<Float>.self)
+                UnsafeMutableRawPointer(d + 8).storeBytes(of: v1, as: SIMD8<Float>.self)
+                q += 1
+                x += 16
+              }
+            } else {
+              for ox in 0..<ow {
+                let p = oy * ow + ox
+                dst[(p >> 4) * panelStride + (p & 15)] = src[ox * g.stride]
+              }
+            }
+          }
+          for p in positions..<(panels * 16) { dst[(p >> 4) * panelStride + (p & 15)] = 0 }
+          r += 1
         }
       }
     }

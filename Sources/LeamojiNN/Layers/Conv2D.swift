@@ -82,12 +82,16 @@ public struct Conv2D: Layer {
   }
 
   // y[o, p] = bias[o] + Σ_r W[o, r] · col[r, p]      (r = (c, ky, kx), p = (oy, ox))
+  // The network's batch engine runs the same kernels on reused buffers (Engine.swift); these
+  // per-sample forms allocate and serve the layer-by-layer path and the tests.
   public func forward(_ input: Tensor) -> Tensor {
     let g = window(input.shape)
     let positions = g.positions
     let patch = g.patchSize
     var col = [Float](repeating: 0, count: patch * positions)
     var out = [Float](repeating: 0, count: outChannels * positions)
+    var scratch = [Float](
+      repeating: 0, count: Kernels.gemmScratchCount(m: outChannels, k: patch))
     input.data.withUnsafeBufferPointer { x in
       col.withUnsafeMutableBufferPointer { c in
         Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
@@ -95,15 +99,14 @@ public struct Conv2D: Layer {
     }
     out.withUnsafeMutableBufferPointer { y in
       bias.data.withUnsafeBufferPointer { b in
-        for o in 0..<outChannels {
-          (y.baseAddress! + o * positions).update(repeating: b[o], count: positions)
-        }
-      }
-      weight.data.withUnsafeBufferPointer { w in
-        col.withUnsafeBufferPointer { c in
-          Kernels.gemm(
-            m: outChannels, n: positions, k: patch, a: w.baseAddress!, aRowStride: patch,
-            aColStride: 1, b: c.baseAddress!, c: y.baseAddress!)
+        weight.data.withUnsafeBufferPointer { w in
+          col.withUnsafeBufferPointer { c in
+            Kernels.gemmPacked(
+              m: outChannels, n: positions, k: patch, a: w.baseAddress!, aRowStride: patch,
+              aColStride: 1, b: c.baseAddress!, bRowStride: positions, bColStride: 1,
+              c: y.baseAddress!, ldc: positions, start: .overwrite, bias: b.baseAddress!,
+              relu: false, scratch: &scratch)
+          }
         }
       }
     }
@@ -121,6 +124,8 @@ public struct Conv2D: Layer {
     let positions = g.positions
     let patch = g.patchSize
     var col = [Float](repeating: 0, count: patch * positions)
+    var scratch = [Float](
+      repeating: 0, count: Kernels.gemmScratchCount(m: patch, k: outChannels))
     input.data.withUnsafeBufferPointer { x in
       col.withUnsafeMutableBufferPointer { c in
         Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
@@ -129,30 +134,32 @@ public struct Conv2D: Layer {
     outputGradient.data.withUnsafeBufferPointer { dy in
       parameterGradients[1].data.withUnsafeMutableBufferPointer { db in
         for o in 0..<outChannels {
-          db[o] += Kernels.sum(dy.baseAddress! + o * positions, positions)
+          db[o] += Kernels.sumLanes(dy.baseAddress! + o * positions, positions)
         }
       }
       parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
         col.withUnsafeBufferPointer { c in
           Kernels.gemmNT(
             m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
-            c: dw.baseAddress!)
+            bRowStride: positions, bPanelStride: 16, c: dw.baseAddress!, ldc: patch,
+            start: .accumulate)
         }
       }
     }
     guard needsInputGradient else { return nil }
-    var dCol = [Float](repeating: 0, count: patch * positions)
     weight.data.withUnsafeBufferPointer { w in
       outputGradient.data.withUnsafeBufferPointer { dy in
-        dCol.withUnsafeMutableBufferPointer { dc in
-          Kernels.gemm(
+        col.withUnsafeMutableBufferPointer { dc in
+          Kernels.gemmPacked(
             m: patch, n: positions, k: outChannels, a: w.baseAddress!, aRowStride: 1,
-            aColStride: patch, b: dy.baseAddress!, c: dc.baseAddress!)
+            aColStride: patch, b: dy.baseAddress!, bRowStride: positions, bColStride: 1,
+            c: dc.baseAddress!, ldc: positions, start: .overwrite, bias: nil, relu: false,
+            scratch: &scratch)
         }
       }
     }
     var dx = Tensor(shape: input.shape)
-    dCol.withUnsafeBufferPointer { dc in
+    col.withUnsafeBufferPointer { dc in
       dx.data.withUnsafeMutableBufferPointer { d in
         Kernels.col2imAdd(g, col: dc.baseAddress!, input: d.baseAddress!)
       }

@@ -13,6 +13,9 @@ public struct Network: Sendable {
   public private(set) var layers: [any Layer]
   /// `shapes[i]` is the per-sample input shape of layer `i`; the last entry is the output shape.
   public let shapes: [[Int]]
+  /// The compiled batch runner with its reusable buffers (nil for networks with a layer type
+  /// it does not know, which run layer by layer). Shared by copies; it holds no weights.
+  let engine: Engine?
 
   /// The threads a batch uses when the caller does not say: all active processors.
   public static var defaultThreads: Int { Parallel.defaultThreads }
@@ -53,6 +56,7 @@ public struct Network: Sendable {
     self.inputShape = inputShape
     self.layers = layers
     self.shapes = shapes
+    self.engine = Engine(layers: layers, shapes: shapes)
   }
 
   /// A freshly initialised network: He-normal weights drawn from one `SplitMix64(seed:)`

@@ -25,8 +25,29 @@ extension Network {
     -> Tensor
   {
     let n = try checkBatch(batch)
-    let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
-    return n == 0 ? Tensor(shape: [0, classCount]) : Tensor.stack(outs)
+    guard n > 0 else { return Tensor(shape: [0, classCount]) }
+    guard let engine else {
+      let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
+      return Tensor.stack(outs)
+    }
+    let context = engine.checkOut()
+    defer { engine.checkIn(context) }
+    context.load(layers)
+    let classes = engine.classes
+    let size = engine.inputCount
+    var out = [Float](repeating: 0, count: n * classes)
+    batch.data.withUnsafeBufferPointer { xs in
+      out.withUnsafeMutableBufferPointer { ys in
+        let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
+        let y = SharedPointer(base: ys.baseAddress!)
+        let p = SharedPointer(base: context.parameters)
+        context.run(n, threads: threads) { ws, i in
+          let z = engine.forward(x.base + i * size, parameters: p.base, in: ws)
+          (y.base + i * classes).update(from: z, count: classes)
+        }
+      }
+    }
+    return Tensor(shape: [n, classes], data: out)
   }
 
   /// Class probabilities (softmax of the logits) for a batch, as `[batch, classes]`.
@@ -70,6 +91,19 @@ extension Network {
   ) throws(NNError) -> (result: BatchResult, gradients: [Tensor]) {
     let n = try checkBatch(batch)
     try checkLabels(labels, count: n)
+    if let engine {
+      let context = engine.checkOut()
+      defer { engine.checkIn(context) }
+      let result = engineGradients(batch, labels: labels, threads: threads, context: context)
+      var offset = 0
+      let total = parameters.map { t in
+        defer { offset += t.count }
+        return Tensor(
+          shape: t.shape,
+          data: Array(UnsafeBufferPointer(start: context.total + offset, count: t.count)))
+      }
+      return (result, total)
+    }
     var total = parameters.map { Tensor(shape: $0.shape) }
     var loss = 0.0
     var correct = 0
@@ -111,6 +145,52 @@ extension Network {
     optimizer.update(&p, gradients: grads)
     try setParameters(p)
     return result
+  }
+
+  /// The engine's batch gradient: every sample's gradient into its own slot (in parallel),
+  /// then the slots added to `context.total` strictly in sample order, up to `chunk` samples
+  /// at a time (bounded memory). Loss is summed in sample order too.
+  func engineGradients(
+    _ batch: Tensor, labels: [Int], threads: Int, context: EngineContext
+  ) -> BatchResult {
+    let engine = context.engine
+    let n = batch.shape[0]
+    let count = engine.parameterCount
+    let size = engine.inputCount
+    context.load(layers)
+    context.total.update(repeating: 0, count: count)
+    guard n > 0 else { return BatchResult(meanLoss: 0, correct: 0, count: 0) }
+    let chunk = min(n, 64)
+    context.reserve(samples: chunk, workers: min(max(threads, 1), chunk))
+    let scale = 1 / Float(n)
+    var loss = 0.0
+    var correct = 0
+    batch.data.withUnsafeBufferPointer { xs in
+      let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
+      let p = SharedPointer(base: context.parameters)
+      let slots = SharedPointer(base: context.slots)
+      let losses = SharedPointer(base: context.losses)
+      let hits = SharedPointer(base: context.hits)
+      var start = 0
+      while start < n {
+        let first = start
+        let size0 = min(chunk, n - start)
+        context.run(size0, threads: threads) { ws, j in
+          let r = engine.backprop(
+            x.base + (first + j) * size, label: labels[first + j], scale: scale,
+            parameters: p.base, gradient: slots.base + j * count, in: ws)
+          losses.base[j] = r.loss
+          hits.base[j] = r.correct
+        }
+        for j in 0..<size0 {
+          loss += Double(losses.base[j])
+          if hits.base[j] { correct += 1 }
+          Kernels.add(slots.base + j * count, into: context.total, count)
+        }
+        start += size0
+      }
+    }
+    return BatchResult(meanLoss: Float(loss / Double(n)), correct: correct, count: n)
   }
 
   // MARK: One sample

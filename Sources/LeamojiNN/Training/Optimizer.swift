@@ -38,9 +38,18 @@ public struct SGD: Optimizer {
       gradients[t].data.withUnsafeBufferPointer { g in
         parameters[t].data.withUnsafeMutableBufferPointer { p in
           velocity[t].data.withUnsafeMutableBufferPointer { v in
-            for i in 0..<p.count {
+            var i = 0
+            let (pp, gp, vp) = (p.baseAddress!, g.baseAddress!, v.baseAddress!)
+            while i + 8 <= p.count {
+              let vi = mu * load8(vp + i) + (load8(gp + i) + decay * load8(pp + i))
+              store8(vi, vp + i)
+              store8(load8(pp + i) - lr * vi, pp + i)
+              i += 8
+            }
+            while i < p.count {
               v[i] = mu * v[i] + (g[i] + decay * p[i])
               p[i] -= lr * v[i]
+              i += 1
             }
           }
         }
@@ -96,18 +105,59 @@ public struct AdamW: Optimizer {
         parameters[t].data.withUnsafeMutableBufferPointer { p in
           m[t].data.withUnsafeMutableBufferPointer { mt in
             v[t].data.withUnsafeMutableBufferPointer { vt in
-              for i in 0..<p.count {
-                p[i] -= decay * p[i]
-                mt[i] = b1 * mt[i] + (1 - b1) * g[i]
-                vt[i] = b2 * vt[i] + (1 - b2) * g[i] * g[i]
-                let mHat = mt[i] / c1
-                let vHat = vt[i] / c2
-                p[i] -= lr * mHat / (vHat.squareRoot() + eps)
-              }
+              AdamW.step(
+                count: p.count, p: p.baseAddress!, g: g.baseAddress!, m: mt.baseAddress!,
+                v: vt.baseAddress!,
+                constants: (decay: decay, lr: lr, b1: b1, b2: b2, eps: eps, c1: c1, c2: c2))
             }
           }
         }
       }
     }
   }
+}
+
+extension AdamW {
+  /// One AdamW update of `count` parameters, eight lanes at a time; the lanes compute exactly
+  /// the scalar expressions of the tail, so the result does not depend on where a tensor ends.
+  fileprivate static func step(
+    count: Int, p: UnsafeMutablePointer<Float>, g: UnsafePointer<Float>,
+    m: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>,
+    constants k: (decay: Float, lr: Float, b1: Float, b2: Float, eps: Float, c1: Float, c2: Float)
+  ) {
+    var i = 0
+    while i + 8 <= count {
+      var pi = load8(p + i)
+      let gi = load8(g + i)
+      pi -= k.decay * pi
+      let mi = k.b1 * load8(m + i) + (1 - k.b1) * gi
+      let vi = k.b2 * load8(v + i) + (1 - k.b2) * gi * gi
+      let mHat = mi / k.c1
+      let vHat = vi / k.c2
+      pi -= k.lr * mHat / (vHat.squareRoot() + k.eps)
+      store8(mi, m + i)
+      store8(vi, v + i)
+      store8(pi, p + i)
+      i += 8
+    }
+    while i < count {
+      p[i] -= k.decay * p[i]
+      m[i] = k.b1 * m[i] + (1 - k.b1) * g[i]
+      v[i] = k.b2 * v[i] + (1 - k.b2) * g[i] * g[i]
+      let mHat = m[i] / k.c1
+      let vHat = v[i] / k.c2
+      p[i] -= k.lr * mHat / (vHat.squareRoot() + k.eps)
+      i += 1
+    }
+  }
+}
+
+@inline(__always)
+private func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+  UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+private func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
 }

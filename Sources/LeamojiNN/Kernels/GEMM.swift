@@ -1,0 +1,510 @@
+/// The packed matrix multiply every convolution pass runs on: forward (`Y = W·col`), weight
+/// gradient (`dW = dY·colᵀ`) and input gradient (`dCol = Wᵀ·dY`).
+///
+/// Layout (the classic GotoBLAS/BLIS scheme, sized for 16 AVX2 registers):
+/// - `A` is packed once per call into 4-row panels, `[k][4]` per panel, so the micro-kernel
+///   broadcasts each `A` element straight from memory;
+/// - `B` is packed one 16-column panel at a time, `[k][16]`, so it streams from L1 while every
+///   4-row panel of `A` passes over it;
+/// - `k` is cut into blocks of `kBlock` so a packed `B` panel (kBlock x 16 floats, 16 KB) stays
+///   in L1 whatever the layer size;
+/// - the micro-kernel keeps a 4x16 tile of `C` in eight `SIMD8<Float>` accumulators (eight
+///   independent FMA chains hide the FMA latency on two FMA units) and needs 2 vector loads and
+///   4 broadcasts per 8 FMAs.
+///
+/// The output pass is fused: the accumulators start from the bias (or the old `C`, or zero)
+/// and ReLU is applied as they are stored, so no separate pass touches `C`.
+///
+/// Determinism: every element of `C` is its start value followed by one FMA per `k` in
+/// increasing order, whatever the tiling, blocking, edge handling or thread count.
+///
+/// Everything this file's kernel calls lives in this file: debug builds compile each file on
+/// its own and would not inline helpers from another file (that once made kernels 2.5x slower).
+extension Kernels {
+  typealias V8 = SIMD8<Float>
+
+  /// Rows of the register tile.
+  static let tileRows = 4
+  /// Columns of the register tile (two 8-lane vectors).
+  static let tileColumns = 16
+  /// `k` block: a packed `B` panel is `kBlock x 16` floats.
+  static let kBlock = 256
+
+  /// `acc + a·b`: one fused multiply-add when LeamojiNN is built for FMA hardware (the
+  /// package's default on x86-64, see Package.swift), a separate multiply and add otherwise.
+  /// (`addingProduct` without FMA hardware calls the C library's `fmaf` per lane, which is
+  /// 20 times slower, so it is used only when the compiler may emit the instruction.)
+  @inline(__always)
+  static func fmadd(_ acc: V8, _ a: V8, _ b: V8) -> V8 {
+    #if LEAMOJI_FMA
+      return acc.addingProduct(a, b)
+    #else
+      return acc + a * b
+    #endif
+  }
+
+  /// The scalar `acc + a·b`, fused under the same condition as `fmadd`.
+  @inline(__always)
+  static func fmaddScalar(_ acc: Float, _ a: Float, _ b: Float) -> Float {
+    #if LEAMOJI_FMA
+      return acc.addingProduct(a, b)
+    #else
+      return acc + a * b
+    #endif
+  }
+
+  @inline(__always)
+  static func loadV8(_ p: UnsafePointer<Float>) -> V8 {
+    UnsafeRawPointer(p).loadUnaligned(as: V8.self)
+  }
+
+  @inline(__always)
+  static func storeV8(_ v: V8, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
+  }
+
+  /// How the accumulators of `C` start.
+  enum GEMMStart {
+    /// `C = A·B` (plus the bias, when one is given).
+    case overwrite
+    /// `C += A·B`.
+    case accumulate
+  }
+
+  /// Floats of scratch `gemmPacked` needs for an `m x k` product.
+  static func gemmScratchCount(m: Int, k: Int) -> Int {
+    let paddedRows = (m + tileRows - 1) / tileRows * tileRows
+    return paddedRows * k + paddedRows + kBlock * tileColumns + tileRows * tileColumns
+  }
+
+  /// `C[m×n] = start + A[m×k]·B[k×n]`, then ReLU when `relu` is set.
+  ///
+  /// - Parameters:
+  ///   - a: element `(i, p)` at `a[i * aRowStride + p * aColStride]` (so `Wᵀ` is used in place).
+  ///   - b: element `(p, j)` at `b[p * bRowStride + j * bColStride]` (so `colᵀ` is used in place).
+  ///   - c: element `(i, j)` at `c[i * ldc + j]`.
+  ///   - start: overwrite (with `bias[i]` added when given) or accumulate into `C`.
+  ///   - scratch: at least `gemmScratchCount(m:k:)` floats, owned by the calling thread.
+  ///   - bIsPanels: `B` is already in the packed layout (`im2colPanels`): panel `q` of 16
+  ///     columns at `b + q * k * 16`, row `p` of it at `+ p * 16`, zero past `n`; the strides
+  ///     are then ignored and nothing is copied.
+  static func gemmPacked(
+    m: Int, n: Int, k: Int,
+    a: UnsafePointer<Float>, aRowStride: Int, aColStride: Int,
+    b: UnsafePointer<Float>, bRowStride: Int, bColStride: Int,
+    c: UnsafeMutablePointer<Float>, ldc: Int,
+    start: GEMMStart, bias: UnsafePointer<Float>?, relu: Bool,
+    scratch: UnsafeMutablePointer<Float>, bIsPanels: Bool = false
+  ) {
+    guard m > 0, n > 0 else { return }
+    let tiles = (m + tileRows - 1) / tileRows
+    let paddedRows = tiles * tileRows
+    let packedA = scratch
+    let packedBias = packedA + paddedRows * k
+    let packedB = packedBias + paddedRows
+    let edgeTile = packedB + kBlock * tileColumns
+    packA(
+      m: m, k: k, a: a, aRowStride: aRowStride, aColStride: aColStride, tiles: tiles,
+      into: packedA)
+    for i in 0..<paddedRows { packedBias[i] = bias != nil && i < m ? bias![i] : 0 }
+
+    var p0 = 0
+    repeat {
+      let kc = min(kBlock, k - p0)
+      let first = p0 == 0
+      let last = p0 + kc >= k
+      let mode: GEMMStart = first ? start : .accumulate
+      let useBias = first && start == .overwrite && bias != nil
+      var j0 = 0
+      while j0 < n {
+        let cols = min(tileColumns, n - j0)
+        let panel: UnsafePointer<Float>
+        if bIsPanels {
+          panel = b + (j0 / tileColumns) * k * tileColumns + p0 * tileColumns
+        } else {
+          packB(
+            kc: kc, cols: cols, b: b + p0 * bRowStride + j0 * bColStride,
+            bRowStride: bRowStride, bColStride: bColStride, into: packedB)
+          panel = UnsafePointer(packedB)
+        }
+        for t in 0..<tiles {
+          let rows = min(tileRows, m - t * tileRows)
+          let pa = UnsafePointer(packedA + t * tileRows * k + p0 * tileRows)
+          let tileBias = UnsafePointer(packedBias + t * tileRows)
+          let cTile = c + t * tileRows * ldc + j0
+          if rows == tileRows && cols == tileColumns {
+            kernel4x16(
+              k: kc, a: pa, b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
+              bias: useBias ? tileBias : nil, relu: relu && last)
+          } else {
+            // Edge tile: run the full kernel on a 4x16 copy, then keep the valid part.
+            for r in 0..<tileRows {
+              for j in 0..<tileColumns {
+                let inside = r < rows && j < cols
+                edgeTile[r * tileColumns + j] =
+                  !inside ? 0 : mode == .accumulate ? cTile[r * ldc + j] : useBias ? tileBias[r] : 0
+              }
+            }
+            kernel4x16(
+              k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
+              relu: relu && last)
+            for r in 0..<rows {
+              for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
+            }
+          }
+        }
+        j0 += cols
+      }
+      p0 += kc
+    } while p0 < k
+  }
+
+  /// Packs `A` into `tiles` panels of `[k][4]`, rows past `m` as zeros.
+  @inline(__always)
+  private static func packA(
+    m: Int, k: Int, a: UnsafePointer<Float>, aRowStride: Int, aColStride: Int, tiles: Int,
+    into packed: UnsafeMutablePointer<Float>
+  ) {
+    for t in 0..<tiles {
+      let panel = packed + t * tileRows * k
+      for r in 0..<tileRows {
+        let i = t * tileRows + r
+        if i < m {
+          let row = a + i * aRowStride
+          if aColStride == 1 {
+            for p in 0..<k { panel[p * tileRows + r] = row[p] }
+          } else {
+            for p in 0..<k { panel[p * tileRows + r] = row[p * aColStride] }
+          }
+        } else {
+          for p in 0..<k { panel[p * tileRows + r] = 0 }
+        }
+      }
+    }
+  }
+
+  /// Packs `kc` rows of a `cols`-wide (≤ 16) panel of `B` into `[kc][16]`, zero-padded.
+  @inline(__always)
+  private static func packB(
+    kc: Int, cols: Int, b: UnsafePointer<Float>, bRowStride: Int, bColStride: Int,
+    into packed: UnsafeMutablePointer<Float>
+  ) {
+    if bColStride == 1 && cols == tileColumns {
+      var src = b
+      var dst = packed
+      for _ in 0..<kc {
+        storeV8(loadV8(src), dst)
+        storeV8(loadV8(src + 8), dst + 8)
+        src += bRowStride
+        dst += tileColumns
+      }
+      return
+    }
+    if cols < tileColumns {
+      packed.update(repeating: 0, count: kc * tileColumns)
+    }
+    if bColStride == 1 {
+      for p in 0..<kc {
+        let src = b + p * bRowStride
+        let dst = packed + p * tileColumns
+        for j in 0..<cols { dst[j] = src[j] }
+      }
+    } else {
+      // A transposed source: walk each column (contiguous when bRowStride == 1).
+      for j in 0..<cols {
+        let src = b + j * bColStride
+        var dst = packed + j
+        for p in 0..<kc {
+          dst.pointee = src[p * bRowStride]
+          dst += tileColumns
+        }
+      }
+    }
+  }
+
+  /// The register tile: `C[4×16] = start + Σ_p a[p][0..<4] ⊗ b[p][0..<16]`, optional ReLU.
+  /// `start` is the old `C` (`load`), the bias per row, or zero.
+  @inline(__always)
+  private static func kernel4x16(
+    k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
+    ldc: Int, load: Bool, bias: UnsafePointer<Float>?, relu: Bool
+  ) {
+    let c0 = c
+    let c1 = c0 + ldc
+    let c2 = c1 + ldc
+    let c3 = c2 + ldc
+    var s00: V8
+    var s01: V8
+    var s10: V8
+    var s11: V8
+    var s20: V8
+    var s21: V8
+    var s30: V8
+    var s31: V8
+    if load {
+      s00 = loadV8(c0)
+      s01 = loadV8(c0 + 8)
+      s10 = loadV8(c1)
+      s11 = loadV8(c1 + 8)
+      s20 = loadV8(c2)
+      s21 = loadV8(c2 + 8)
+      s30 = loadV8(c3)
+      s31 = loadV8(c3 + 8)
+    } else if let bias {
+      s00 = V8(repeating: bias[0])
+      s01 = s00
+      s10 = V8(repeating: bias[1])
+      s11 = s10
+      s20 = V8(repeating: bias[2])
+      s21 = s20
+      s30 = V8(repeating: bias[3])
+      s31 = s30
+    } else {
+      s00 = V8()
+      s01 = V8()
+      s10 = V8()
+      s11 = V8()
+      s20 = V8()
+      s21 = V8()
+      s30 = V8()
+      s31 = V8()
+    }
+    var pa = a
+    var pb = b
+    for _ in 0..<k {
+      let b0 = loadV8(pb)
+      let b1 = loadV8(pb + 8)
+      let a0 = V8(repeating: pa[0])
+      s00 = fmadd(s00, a0, b0)
+      s01 = fmadd(s01, a0, b1)
+      let a1 = V8(repeating: pa[1])
+      s10 = fmadd(s10, a1, b0)
+      s11 = fmadd(s11, a1, b1)
+      let a2 = V8(repeating: pa[2])
+      s20 = fmadd(s20, a2, b0)
+      s21 = fmadd(s21, a2, b1)
+      let a3 = V8(repeating: pa[3])
+      s30 = fmadd(s30, a3, b0)
+      s31 = fmadd(s31, a3, b1)
+      pa += 4
+      pb += 16
+    }
+    if relu {
+      // max(x, 0) with NaN → 0, as the ReLU layer.
+      @inline(__always) func r(_ v: V8) -> V8 { v.replacing(with: 0, where: .!(v .> 0)) }
+      s00 = r(s00)
+      s01 = r(s01)
+      s10 = r(s10)
+      s11 = r(s11)
+      s20 = r(s20)
+      s21 = r(s21)
+      s30 = r(s30)
+      s31 = r(s31)
+    }
+    storeV8(s00, c0)
+    storeV8(s01, c0 + 8)
+    storeV8(s10, c1)
+    storeV8(s11, c1 + 8)
+    storeV8(s20, c2)
+    storeV8(s21, c2 + 8)
+    storeV8(s30, c3)
+    storeV8(s31, c3 + 8)
+  }
+
+  // MARK: Weight gradient
+
+  /// `k` block of `gemmNT`: 4 rows of `A` and 3 of `B`, 1 KB each, stay in L1 across tiles.
+  static let dotBlock = 256
+
+  /// `C[m×n] (+)= A[m×k]·B[n×k]ᵀ` for row-major operands that are both contiguous along the long
+  /// reduction axis `k`: the weight gradient `dW = dY·colᵀ`, reduced over output positions.
+  ///
+  /// Packing either operand into the GEMM's panels would transpose it and, for the first layer
+  /// (16 x 27 outputs over 4096 positions), cost as much as the arithmetic. Here the register
+  /// tile is 4 rows x 3 columns of `C`, each an 8-lane accumulator over `k` (12 independent
+  /// FMA chains, 7 vector loads per 12 FMAs, no packing). Per block of `dotBlock` positions the
+  /// lanes are added in a fixed tree and the block sums added to `C` in block order, so the
+  /// result depends only on the sizes.
+  ///
+  /// `B`'s element `(j, p)` is at `b[j * bRowStride + (p / 16) * bPanelStride + p % 16]`:
+  /// row-major is `bRowStride = k, bPanelStride = 16`; the packed layout of `im2colPanels` is
+  /// `bRowStride = 16, bPanelStride = n * 16`.
+  static func gemmNT(
+    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+    bRowStride: Int, bPanelStride: Int, c: UnsafeMutablePointer<Float>, ldc: Int,
+    start: GEMMStart
+  ) {
+    if start == .overwrite {
+      for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
+    }
+    var p0 = 0
+    while p0 < k {
+      let kc = min(dotBlock, k - p0)
+      var i = 0
+      while i < m {
+        let rows = min(4, m - i)
+        var j = 0
+        while j < n {
+          let cols = min(3, n - j)
+          if rows == 4 && cols == 3 {
+            dot4x3(
+              p0: p0, k: p0 + kc, a: a + i * k, lda: k, b: b + j * bRowStride, ldb: bRowStride,
+              panel: bPanelStride, c: c + i * ldc + j, ldc: ldc)
+          } else {
+            for r in 0..<rows {
+              for q in 0..<cols {
+                c[(i + r) * ldc + j + q] += dot(
+                  p0: p0, k: p0 + kc, a: a + (i + r) * k, b: b + (j + q) * bRowStride,
+                  panel: bPanelStride)
+              }
+            }
+          }
+          j += cols
+        }
+        i += rows
+      }
+      p0 += kc
+    }
+  }
+
+  /// The 8 lanes of `v` added in a fixed tree.
+  @inline(__always)
+  private static func lanes(_ v: V8) -> Float {
+    let h = v.lowHalf + v.highHalf
+    return (h[0] + h[2]) + (h[1] + h[3])
+  }
+
+  /// Offset of position `p` in a panel-addressed row (see `gemmNT`).
+  @inline(__always)
+  private static func at(_ p: Int, _ panel: Int) -> Int { (p >> 4) &* panel &+ (p & 15) }
+
+  /// One dot product over positions `p0..<k`, summed the same way as one accumulator of
+  /// `dot4x3`.
+  @inline(__always)
+  private static func dot(
+    p0: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, panel: Int
+  ) -> Float {
+    var acc = V8()
+    var p = p0
+    while p + 8 <= k {
+      acc = fmadd(acc, loadV8(a + p), loadV8(b + at(p, panel)))
+      p += 8
+    }
+    var s = lanes(acc)
+    while p < k {
+      s = fmaddScalar(s, a[p], b[at(p, panel)])
+      p += 1
+    }
+    return s
+  }
+
+  /// `C[4×3] += A[4×(p0..<k)]·B[3×(p0..<k)]ᵀ` with 12 vector accumulators (`p0` a multiple
+  /// of 16, so 8 positions from a multiple of 8 are contiguous in either layout).
+  @inline(__always)
+  private static func dot4x3(
+    p0: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+    panel: Int, c: UnsafeMutablePointer<Float>, ldc: Int
+  ) {
+    let a0 = a
+    let a1 = a0 + lda
+    let a2 = a1 + lda
+    let a3 = a2 + lda
+    let b0 = b
+    let b1 = b0 + ldb
+    let b2 = b1 + ldb
+    var s00 = V8()
+    var s01 = V8()
+    var s02 = V8()
+    var s10 = V8()
+    var s11 = V8()
+    var s12 = V8()
+    var s20 = V8()
+    var s21 = V8()
+    var s22 = V8()
+    var s30 = V8()
+    var s31 = V8()
+    var s32 = V8()
+    var p = p0
+    while p + 8 <= k {
+      let o = at(p, panel)
+      let x0 = loadV8(b0 + o)
+      let x1 = loadV8(b1 + o)
+      let x2 = loadV8(b2 + o)
+      let y0 = loadV8(a0 + p)
+      s00 = fmadd(s00, y0, x0)
+      s01 = fmadd(s01, y0, x1)
+      s02 = fmadd(s02, y0, x2)
+      let y1 = loadV8(a1 + p)
+      s10 = fmadd(s10, y1, x0)
+      s11 = fmadd(s11, y1, x1)
+      s12 = fmadd(s12, y1, x2)
+      let y2 = loadV8(a2 + p)
+      s20 = fmadd(s20, y2, x0)
+      s21 = fmadd(s21, y2, x1)
+      s22 = fmadd(s22, y2, x2)
+      let y3 = loadV8(a3 + p)
+      s30 = fmadd(s30, y3, x0)
+      s31 = fmadd(s31, y3, x1)
+      s32 = fmadd(s32, y3, x2)
+      p += 8
+    }
+    @inline(__always) func finish(_ v: V8, _ ra: UnsafePointer<Float>, _ rb: UnsafePointer<Float>)
+      -> Float
+    {
+      var s = lanes(v)
+      for q in p..<k { s = fmaddScalar(s, ra[q], rb[at(q, panel)]) }
+      return s
+    }
+    c[0] += finish(s00, a0, b0)
+    c[1] += finish(s01, a0, b1)
+    c[2] += finish(s02, a0, b2)
+    c[ldc] += finish(s10, a1, b0)
+    c[ldc + 1] += finish(s11, a1, b1)
+    c[ldc + 2] += finish(s12, a1, b2)
+    c[2 * ldc] += finish(s20, a2, b0)
+    c[2 * ldc + 1] += finish(s21, a2, b1)
+    c[2 * ldc + 2] += finish(s22, a2, b2)
+    c[3 * ldc] += finish(s30, a3, b0)
+    c[3 * ldc + 1] += finish(s31, a3, b1)
+    c[3 * ldc + 2] += finish(s32, a3, b2)
+  }
+
+  // MARK: The FMA peak
+
+  /// Runs `iterations` steps of 12 independent 8-lane FMA chains (the same vector type and
+  /// FMA as the micro-kernel) and returns a value depending on all of them, so nothing is
+  /// optimised away. Each step is 12 x 8 x 2 = 192 FLOPs.
+  @inline(never)
+  static func fmaPeakLoop(iterations: Int, seed: Float) -> Float {
+    let x = V8(repeating: 1.000_001)
+    let y = V8(repeating: seed * 1e-7)
+    var a0 = V8(repeating: seed)
+    var a1 = a0 + 1
+    var a2 = a0 + 2
+    var a3 = a0 + 3
+    var a4 = a0 + 4
+    var a5 = a0 + 5
+    var a6 = a0 + 6
+    var a7 = a0 + 7
+    var a8 = a0 + 8
+    var a9 = a0 + 9
+    var a10 = a0 + 10
+    var a11 = a0 + 11
+    for _ in 0..<iterations {
+      a0 = fmadd(y, a0, x)
+      a1 = fmadd(y, a1, x)
+      a2 = fmadd(y, a2, x)
+      a3 = fmadd(y, a3, x)
+      a4 = fmadd(y, a4, x)
+      a5 = fmadd(y, a5, x)
+      a6 = fmadd(y, a6, x)
+      a7 = fmadd(y, a7, x)
+      a8 = fmadd(y, a8, x)
+      a9 = fmadd(y, a9, x)
+      a10 = fmadd(y, a10, x)
+      a11 = fmadd(y, a11, x)
+    }
+    let s = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)) + ((a8 + a9) + (a10 + a11))
+    return s.sum()
+  }
+}

@@ -1,0 +1,263 @@
+import Dispatch
+import Foundation
+
+/// The fast batch runner behind `Network.logits` and `Network.gradients`: the network's layers
+/// compiled into a list of steps over raw float buffers, with every buffer a pass needs
+/// (activations, im2col matrices, gradients, packing scratch) allocated once and reused.
+///
+/// - A convolution followed by a ReLU is one step: the GEMM's output pass adds the bias and
+///   applies the ReLU (`Kernels.gemmPacked`).
+/// - Samples run in parallel, each worker thread on its own `EngineWorkspace`; a sample's
+///   parameter gradient goes to its own slot and slots are summed in sample order, so results
+///   are bit-identical for any thread count.
+/// - Buffers live in `EngineContext`s kept in a small pool: a training loop checks the same
+///   context out for every step, so steady-state steps allocate no activation, gradient or
+///   scratch memory. Copies of a `Network` share the engine; the pool's lock lets them run
+///   at the same time.
+///
+/// Networks containing a layer type this file does not know run layer by layer instead
+/// (`Network.forwardSample` / `backpropSample`).
+final class Engine: @unchecked Sendable {
+  /// One step of the compiled network. Parameter positions are offsets into the flat
+  /// parameter (and gradient) vector, in network order.
+  enum Op {
+    case conv(weight: Int, bias: Int, outChannels: Int, window: Kernels.Window, relu: Bool)
+    case relu
+    case maxPool(Kernels.Window)
+    case globalAvgPool(channels: Int, area: Int)
+    case flatten
+    case linear(weight: Int, bias: Int, inFeatures: Int, outFeatures: Int)
+  }
+
+  struct Step {
+    var op: Op
+    /// Floats of one sample's input and output.
+    var inCount: Int
+    var outCount: Int
+  }
+
+  let steps: [Step]
+  let inputCount: Int
+  let classes: Int
+  let parameterCount: Int
+  /// Floats per workspace buffer kind, computed once.
+  let activationTotal: Int
+  let largestActivation: Int
+  let colTotal: Int
+  let paddedInput: Int
+  let scratchCount: Int
+
+  private let lock = NSLock()
+  private var idle: [EngineContext] = []
+
+  /// The compiled form of `layers`, or nil when a layer type is not one of the built-in ones.
+  init?(layers: [any Layer], shapes: [[Int]]) {
+    var steps: [Step] = []
+    var offset = 0
+    var i = 0
+    while i < layers.count {
+      let inCount = shapes[i].reduce(1, *)
+      let layer = layers[i]
+      var outIndex = i + 1
+      let op: Op
+      if let conv = layer as? Conv2D {
+        let fuse = i + 1 < layers.count && layers[i + 1] is ReLU
+        if fuse { outIndex += 1 }
+        op = .conv(
+          weight: offset, bias: offset + conv.weight.count, outChannels: conv.outChannels,
+          window: conv.window(shapes[i]), relu: fuse)
+        offset += conv.weight.count + conv.bias.count
+      } else if let linear = layer as? Linear {
+        op = .linear(
+          weight: offset, bias: offset + linear.weight.count, inFeatures: linear.inFeatures,
+          outFeatures: linear.outFeatures)
+        offset += linear.weight.count + linear.bias.count
+      } else if layer is ReLU {
+        op = .relu
+      } else if let pool = layer as? MaxPool2D {
+        op = .maxPool(pool.window(shapes[i]))
+      } else if layer is GlobalAvgPool {
+        op = .globalAvgPool(channels: shapes[i][0], area: shapes[i][1] * shapes[i][2])
+      } else if layer is Flatten {
+        op = .flatten
+      } else {
+        return nil
+      }
+      steps.append(Step(op: op, inCount: inCount, outCount: shapes[outIndex].reduce(1, *)))
+      i = outIndex
+    }
+    self.steps = steps
+    inputCount = shapes[0].reduce(1, *)
+    classes = shapes[shapes.count - 1].reduce(1, *)
+    parameterCount = offset
+    activationTotal = steps.reduce(0) { $0 + $1.outCount }
+    largestActivation = steps.reduce(inputCount) { max($0, $1.outCount) }
+    var cols = 0
+    var padded = 0
+    var scratch = 0
+    for step in steps {
+      guard case .conv(_, _, let out, let g, _) = step.op else { continue }
+      cols += g.panelledCount
+      padded = max(padded, g.paddedCount)
+      scratch = max(
+        scratch, Kernels.gemmScratchCount(m: out, k: g.patchSize),
+        Kernels.gemmScratchCount(m: out, k: g.positions),
+        Kernels.gemmScratchCount(m: g.patchSize, k: out))
+    }
+    colTotal = cols
+    paddedInput = padded
+    scratchCount = scratch
+  }
+
+  /// A context for one call, from the pool or new.
+  func checkOut() -> EngineContext {
+    lock.lock()
+    defer { lock.unlock() }
+    return idle.popLast() ?? EngineContext(engine: self)
+  }
+
+  /// Gives a context back for the next call (the pool keeps a few).
+  func checkIn(_ context: EngineContext) {
+    lock.lock()
+    defer { lock.unlock() }
+    if idle.count < 4 { idle.append(context) }
+  }
+}
+
+/// Raw pointers handed to worker threads. Safe because each worker writes only its own
+/// workspace and its own samples' slots, and nothing reads them until all workers finish.
+struct SharedPointer<T>: @unchecked Sendable {
+  let base: UnsafeMutablePointer<T>
+}
+
+/// Everything one batch call needs: the flat parameters, per-sample gradient slots and
+/// results, and one workspace per worker thread. Grows to the largest batch seen; never shrinks.
+final class EngineContext: @unchecked Sendable {
+  unowned let engine: Engine
+  let parameters: UnsafeMutablePointer<Float>
+  let total: UnsafeMutablePointer<Float>
+  private(set) var slots: UnsafeMutablePointer<Float>
+  private(set) var slotCapacity = 0
+  private(set) var losses: UnsafeMutablePointer<Float>
+  private(set) var hits: UnsafeMutablePointer<Bool>
+  private(set) var workspaces: [EngineWorkspace] = []
+
+  init(engine: Engine) {
+    self.engine = engine
+    parameters = .allocate(capacity: max(1, engine.parameterCount))
+    total = .allocate(capacity: max(1, engine.parameterCount))
+    slots = .allocate(capacity: 1)
+    losses = .allocate(capacity: 1)
+    hits = .allocate(capacity: 1)
+  }
+
+  deinit {
+    parameters.deallocate()
+    total.deallocate()
+    slots.deallocate()
+    losses.deallocate()
+    hits.deallocate()
+  }
+
+  /// Makes room for `samples` gradient slots and `workers` workspaces.
+  func reserve(samples: Int, workers: Int) {
+    if samples > slotCapacity {
+      slots.deallocate()
+      losses.deallocate()
+      hits.deallocate()
+      slots = .allocate(capacity: samples * max(1, engine.parameterCount))
+      losses = .allocate(capacity: samples)
+      hits = .allocate(capacity: samples)
+      slotCapacity = samples
+    }
+    while workspaces.count < workers { workspaces.append(EngineWorkspace(engine: engine)) }
+  }
+
+  /// Copies the network's parameters into the flat vector, in network order.
+  func load(_ layers: [any Layer]) {
+    var offset = 0
+    for layer in layers {
+      for tensor in layer.parameters {
+        tensor.data.withUnsafeBufferPointer {
+          (parameters + offset).update(from: $0.baseAddress!, count: $0.count)
+        }
+        offset += tensor.count
+      }
+    }
+  }
+
+  /// Runs `body(workspace, i)` for `i` in `0..<count` on up to `threads` threads; worker `w`
+  /// takes samples `w, w + workers, ...` with its own workspace.
+  func run(_ count: Int, threads: Int, _ body: @Sendable (EngineWorkspace, Int) -> Void) {
+    let workers = min(max(threads, 1), count)
+    guard workers > 0 else { return }
+    reserve(samples: 0, workers: workers)
+    if workers == 1 {
+      for i in 0..<count { body(workspaces[0], i) }
+      return
+    }
+    let spaces = workspaces
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      var i = worker
+      while i < count {
+        body(spaces[worker], i)
+        i += workers
+      }
+    }
+  }
+}
+
+/// One worker thread's buffers: every step's output, every convolution's im2col matrix in the
+/// GEMM's panel layout (kept from the forward pass for the weight gradient, then reused
+/// row-major for the input gradient's `dCol`), two gradient buffers, the padded-input buffer
+/// and the GEMM packing scratch.
+final class EngineWorkspace: @unchecked Sendable {
+  let activations: UnsafeMutablePointer<Float>
+  /// `outputs[s]` is step `s`'s output inside `activations`.
+  let outputs: [UnsafeMutablePointer<Float>]
+  let colBlock: UnsafeMutablePointer<Float>
+  /// `cols[s]` is step `s`'s im2col matrix (convolutions only).
+  let cols: [UnsafeMutablePointer<Float>?]
+  let gradientA: UnsafeMutablePointer<Float>
+  let gradientB: UnsafeMutablePointer<Float>
+  let scratch: UnsafeMutablePointer<Float>
+  /// A convolution's input with its zero border (`im2colPanels`).
+  let padded: UnsafeMutablePointer<Float>
+  let exponentials: UnsafeMutablePointer<Double>
+
+  init(engine: Engine) {
+    activations = .allocate(capacity: max(1, engine.activationTotal))
+    colBlock = .allocate(capacity: max(1, engine.colTotal))
+    var outputs: [UnsafeMutablePointer<Float>] = []
+    var cols: [UnsafeMutablePointer<Float>?] = []
+    var a = 0
+    var c = 0
+    for step in engine.steps {
+      outputs.append(activations + a)
+      a += step.outCount
+      if case .conv(_, _, _, let g, _) = step.op {
+        cols.append(colBlock + c)
+        c += g.panelledCount
+      } else {
+        cols.append(nil)
+      }
+    }
+    self.outputs = outputs
+    self.cols = cols
+    gradientA = .allocate(capacity: engine.largestActivation)
+    gradientB = .allocate(capacity: engine.largestActivation)
+    scratch = .allocate(capacity: max(1, engine.scratchCount))
+    padded = .allocate(capacity: max(1, engine.paddedInput))
+    exponentials = .allocate(capacity: max(1, engine.classes))
+  }
+
+  deinit {
+    activations.deallocate()
+    colBlock.deallocate()
+    gradientA.deallocate()
+    gradientB.deallocate()
+    scratch.deallocate()
+    padded.deallocate()
+    exponentials.deallocate()
+  }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import LeamojiCore
+
+/// Measurements for `leamoji-bench cnn`: the machine's FMA peak with the kernels' own vector
+/// type, and each convolution pass of a network timed alone on the engine's reused buffers.
+/// They live here because they must be compiled exactly like the kernels (same module, same
+/// target CPU).
+public enum KernelBenchmark {
+  /// One timed pass of one convolution layer.
+  public struct PassRate: Sendable {
+    /// The layer's name, e.g. `conv2`.
+    public var layer: String
+    /// `forward` (GEMM with fused bias/ReLU, plus im2col), `weight gradient` or
+    /// `input gradient` (GEMM plus col2im).
+    public var pass: String
+    /// Multiply-adds x 2 per second over the batch, in GFLOP/s.
+    public var gflops: Double
+  }
+
+  /// GFLOP/s of 12 independent 8-lane FMA chains per thread, on `threads` threads at once,
+  /// measured for about `seconds`.
+  public static func fmaPeak(threads: Int, seconds: Double) -> Double {
+    let workers = max(1, threads)
+    let iterations = 2_000_000
+    let flopsPerCall = Double(iterations) * 192
+    _ = Kernels.fmaPeakLoop(iterations: iterations, seed: 1)  // warm-up
+    var calls = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    var elapsed = 0.0
+    repeat {
+      DispatchQueue.concurrentPerform(iterations: workers) { w in
+        let r = Kernels.fmaPeakLoop(iterations: iterations, seed: Float(w + 1))
+        if r == 42 { print("") }  // keeps the result alive
+      }
+      calls += workers
+      elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    } while elapsed < seconds
+    return Double(calls) * flopsPerCall / elapsed / 1e9
+  }
+
+  /// Times each convolution layer's forward, weight-gradient and input-gradient passes over
+  /// `batch` random samples, samples spread over `threads` threads as in training (the first
+  /// layer has no input-gradient pass, as in training).
+  public static func convolutionPasses(
+    of network: Network, batch: Int, threads: Int, seconds: Double
+  ) -> [PassRate] {
+    guard let engine = network.engine else { return [] }
+    let context = engine.checkOut()
+    defer { engine.checkIn(context) }
+    context.load(network.layers)
+    let workers = min(max(threads, 1), batch)
+    context.reserve(samples: 1, workers: workers)
+    var rng = SplitMix64(seed: 5)
+    var rates: [PassRate] = []
+    let names = network.layers.compactMap { ($0 as? Conv2D)?.name }
+    var convIndex = 0
+    for (s, step) in engine.steps.enumerated() {
+      guard case .conv(let w, let b, let out, let g, let relu) = step.op else { continue }
+      let name = convIndex < names.count ? names[convIndex] : "conv"
+      convIndex += 1
+      let positions = g.positions
+      let patch = g.patchSize
+      let flops = 2.0 * Double(out * positions * patch) * Double(batch)
+      let input = (0..<step.inCount).map { _ in Float(rng.nextGaussian()) }
+      let dy = (0..<step.outCount).map { _ in Float(rng.nextGaussian()) }
+      let p = SharedPointer(base: context.parameters)
+      let grad = UnsafeMutablePointer<Float>.allocate(capacity: workers * engine.parameterCount)
+      defer { grad.deallocate() }
+      let g0 = SharedPointer(base: grad)
+      let count = engine.parameterCount
+      let passes: [(String, @Sendable (EngineWorkspace, Int) -> Void)] = [
+        (
+          "forward",
+          { ws, _ in
+            let col = ws.cols[s]!
+            Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
+            Kernels.gemmPacked(
+              m: out, n: positions, k: patch, a: p.base + w, aRowStride: patch, aColStride: 1,
+              b: col, bRowStride: 0, bColStride: 0, c: ws.outputs[s], ldc: positions,
+              start: .overwrite, bias: p.base + b, relu: relu, scratch: ws.scratch,
+              bIsPanels: true)
+          }
+        ),
+        (
+          "weight gradient",
+          { ws, i in
+            let col = ws.cols[s]!  // the forward pass's im2col matrix, as in training
+            Kernels.gemmNT(
+              m: out, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
+              bPanelStride: patch * 16, c: g0.base + (i % workers) * count + w, ldc: patch,
+              start: .overwrite)
+          }
+        ),
+        (
+          "input gradient",
+          { ws, _ in
+            let col = ws.cols[s]!
+            Kernels.gemmPacked(
+              m: patch, n: positions, k: out, a: p.base + w, aRowStride: 1, aColStride: patch,
+              b: dy, bRowStride: positions, bColStride: 1, c: col, ldc: positions,
+              start: .overwrite, bias: nil, relu: false, scratch: ws.scratch)
+            ws.gradientB.update(repeating: 0, count: step.inCount)
+            Kernels.col2imAdd(g, col: col, input: ws.gradientB)
+          }
+        ),
+      ]
+      // The first layer's input gradient is never computed (nothing needs ∂input).
+      for (pass, body) in passes where s > 0 || pass != "input gradient" {
+        let run = { context.run(batch, threads: threads, body) }
+        run()
+        var runs = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsed = 0.0
+        repeat {
+          run()
+          runs += 1
+          elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        } while elapsed < seconds
+        rates.append(
+          PassRate(layer: name, pass: pass, gflops: flops * Double(runs) / elapsed / 1e9))
+      }
+    }
+    return rates
+  }
+}

@@ -1,0 +1,94 @@
+import LeamojiCore
+import LeamojiNN
+import Testing
+
+/// The batch engine (compiled steps, fused convolution + ReLU, reused buffers) against the
+/// layer-by-layer path and against finite differences of the network's loss.
+@Suite("Network engine")
+struct EngineTests {
+  /// A layer the engine does not know: it makes the network run layer by layer.
+  struct PassThrough: Layer {
+    var spec: LayerSpec { .flatten }
+    var parameters: [Tensor] {
+      get { [] }
+      set {}
+    }
+    func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] { s }
+    func forward(_ input: Tensor) -> Tensor { input }
+    func backward(
+      input: Tensor, output: Tensor, outputGradient: Tensor,
+      parameterGradients: inout [Tensor], needsInputGradient: Bool
+    ) -> Tensor? { needsInputGradient ? outputGradient : nil }
+  }
+
+  /// Specs covering every step kind: fused and unfused ReLU, stride 2, max pooling, global
+  /// pooling, flatten and linear layers, with sizes that leave GEMM edge tiles.
+  static let specs: [LayerSpec] = [
+    .conv2d(name: "a", inChannels: 3, outChannels: 5, kernel: 3, stride: 1, padding: 1),
+    .relu, .maxPool2d(kernel: 2, stride: 2),
+    .conv2d(name: "b", inChannels: 5, outChannels: 6, kernel: 3, stride: 2, padding: 1),
+    .relu, .relu,
+    .conv2d(name: "c", inChannels: 6, outChannels: 7, kernel: 1, stride: 1, padding: 0),
+    .globalAvgPool, .flatten,
+    .linear(name: "fc", inFeatures: 7, outFeatures: 4),
+  ]
+
+  @Test func engineMatchesLayerByLayer() throws {
+    let fast = try Network(specs: Self.specs, inputShape: [3, 13, 11], seed: 3)
+    let slow = try Network(layers: fast.layers + [PassThrough()], inputShape: [3, 13, 11])
+    let batch = TestSupport.random([5, 3, 13, 11], seed: 4)
+    let labels = [0, 3, 1, 2, 3]
+    let zFast = try fast.logits(batch, threads: 2)
+    let zSlow = try slow.logits(batch, threads: 2)
+    #expect(TestSupport.worstError(zFast, zSlow, rel: 1e-5, abs: 1e-6) <= 0)
+    let (rFast, gFast) = try fast.gradients(batch, labels: labels, threads: 2)
+    let (rSlow, gSlow) = try slow.gradients(batch, labels: labels, threads: 1)
+    #expect(abs(rFast.meanLoss - rSlow.meanLoss) < 1e-5)
+    #expect(rFast.correct == rSlow.correct)
+    #expect(gFast.count == gSlow.count)
+    for (a, b) in zip(gFast, gSlow) {
+      #expect(TestSupport.worstError(a, b, rel: 1e-4, abs: 1e-6) <= 0)
+    }
+  }
+
+  /// ∂(mean loss)/∂parameters from the engine against central differences of the loss.
+  @Test func networkGradientMatchesFiniteDifferences() throws {
+    let specs: [LayerSpec] = [
+      .conv2d(name: "a", inChannels: 2, outChannels: 3, kernel: 3, stride: 1, padding: 1),
+      .relu, .maxPool2d(kernel: 2, stride: 2),
+      .flatten, .linear(name: "fc", inFeatures: 27, outFeatures: 3),
+    ]
+    let network = try Network(specs: specs, inputShape: [2, 6, 6], seed: 11)
+    let batch = TestSupport.random([3, 2, 6, 6], seed: 12)
+    let labels = [2, 0, 1]
+    let (_, analytic) = try network.gradients(batch, labels: labels, threads: 2)
+    for (index, parameter) in network.parameters.enumerated() {
+      let numeric = TestSupport.numericGradient(of: parameter, eps: 2e-3) { value in
+        var changed = network
+        var all = changed.parameters
+        all[index] = value
+        try! changed.setParameters(all)
+        return Double(try! changed.evaluate(batch, labels: labels, threads: 1).meanLoss)
+      }
+      #expect(
+        TestSupport.worstError(analytic[index], numeric, rel: 1e-2, abs: 1e-3) <= 0,
+        "parameter \(network.parameterNames[index])")
+    }
+  }
+
+  /// Repeated calls reuse the engine's buffers: results must not depend on what ran before
+  /// (another batch size, another network copy with other weights).
+  @Test func reusedBuffersGiveTheSameResults() throws {
+    var network = try Network(specs: Self.specs, inputShape: [3, 13, 11], seed: 5)
+    let batch = TestSupport.random([4, 3, 13, 11], seed: 6)
+    let first = try network.gradients(batch, labels: [0, 1, 2, 3], threads: 2)
+    let copy = network
+    var sgd = SGD(learningRate: 0.5)
+    try network.trainStep(
+      TestSupport.random([9, 3, 13, 11], seed: 7), labels: Array(repeating: 1, count: 9),
+      optimizer: &sgd, threads: 2)
+    let again = try copy.gradients(batch, labels: [0, 1, 2, 3], threads: 1)
+    #expect(first.result == again.result)
+    #expect(TestSupport.bits(first.gradients) == TestSupport.bits(again.gradients))
+  }
+}
