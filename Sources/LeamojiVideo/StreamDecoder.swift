@@ -11,8 +11,15 @@ internal import CFFmpeg
 final class StreamDecoder {
   let file: VideoFile
   private let codec: CodecContext
-  private let packet = Packet()
   private let scratch = Frame()
+  /// The packets read ahead of the decoder.
+  let queue: PacketQueue
+  /// Decides per packet whether it is decoded at all (nil: every packet is).
+  weak var filter: PacketFilter? = nil {
+    didSet { queue.filter = filter }
+  }
+  /// Some packet went to the decoder since it was opened or last flushed.
+  private var sentSinceFlush = false
   /// The end of the file was reached and the decoder told to give out what it holds.
   private var draining = false
   private var finished = false
@@ -20,13 +27,19 @@ final class StreamDecoder {
   private var lastStamp: FrameStamp? = nil
 
   /// Packets or frames the demuxer or decoder rejected as damaged.
-  private(set) var corruptPackets = 0
+  var corruptPackets: Int { decoderErrors + queue.corruptPackets }
+  private var decoderErrors = 0
+  /// Packets the filter kept from the decoder.
+  private(set) var skippedPackets = 0
   /// Frames successfully decoded so far.
   private(set) var decodedFrames = 0
 
-  /// - Parameter threads: decoder threads; 0 lets FFmpeg choose (one per core).
-  init(file: VideoFile, threads: Int32 = 0) throws(MediaError) {
+  /// - Parameters:
+  ///   - threads: decoder threads; 0 lets FFmpeg choose (one per core).
+  ///   - syntax: how the queue reads packet kinds (nil: not at all).
+  init(file: VideoFile, threads: Int32 = 0, syntax: PacketSyntax? = nil) throws(MediaError) {
     self.file = file
+    queue = PacketQueue(file: file, syntax: syntax)
     let path = file.info.path
     guard let codec = CodecContext(codec: file.decoder) else {
       throw .noDecoder(path: path, codec: file.info.codecName)
@@ -65,7 +78,7 @@ final class StreamDecoder {
         if draining { finished = true } else { feedOnePacket() }
       case .failure:
         // A damaged picture: count it and go on.
-        corruptPackets += 1
+        damaged()
         if draining {
           errorsWhileDraining += 1
           if errorsWhileDraining > 64 { finished = true }
@@ -84,7 +97,9 @@ final class StreamDecoder {
     let code = av_seek_frame(
       file.format.pointer, file.stream.pointee.index, ticks, AVSEEK_FLAG_BACKWARD)
     guard case .success = FFmpegCall.status(code, "av_seek_frame") else { return false }
+    queue.reset()
     avcodec_flush_buffers(codec.pointer)
+    sentSinceFlush = false
     draining = false
     finished = false
     errorsWhileDraining = 0
@@ -92,10 +107,34 @@ final class StreamDecoder {
     return true
   }
 
+  /// Drops the `count` oldest queued packets and empties the decoder, so that decoding starts
+  /// afresh at the packet after them (which must be a clean start). The frames the decoder
+  /// held are dropped with it.
+  func restart(dropping count: Int) {
+    queue.drop(count)
+    skippedPackets += count
+    if sentSinceFlush {
+      avcodec_flush_buffers(codec.pointer)
+      sentSinceFlush = false
+    }
+  }
+
+  /// Counts one damaged packet or picture.
+  private func damaged() {
+    decoderErrors += 1
+    filter?.sawDamage()
+  }
+
   /// Moves the picture just received into `frame` and stamps it.
   private func take(into frame: Frame) -> FrameStamp {
     decodedFrames += 1
-    if scratch.pointer.pointee.decode_error_flags != 0 { corruptPackets += 1 }
+    if scratch.pointer.pointee.decode_error_flags != 0 { damaged() }
+    if let filter {
+      let decoded = scratch.pointer.pointee
+      filter.didDecode(
+        pts: StreamClock.timestamp(decoded.pts),
+        bestEffort: StreamClock.timestamp(decoded.best_effort_timestamp))
+    }
     frame.unref()
     av_frame_move_ref(frame.pointer, scratch.pointer)
     let stamp = file.clock.stamp(frame, after: lastStamp)
@@ -103,38 +142,22 @@ final class StreamDecoder {
     return stamp
   }
 
-  /// Hands the decoder the next packet it accepts, or starts draining at the end of the file.
+  /// Hands the decoder the next packet it accepts (and the filter lets through), or starts
+  /// draining at the end of the file.
   private func feedOnePacket() {
-    while readPacket() {
-      defer { packet.unref() }
-      if send(packet) { return }
-    }
-    startDraining()
-  }
-
-  /// Reads the next packet of our stream into `packet`; false at the end of the file, or where
-  /// the rest of it cannot be read (counted as damage).
-  private func readPacket() -> Bool {
-    var retries = 0
-    while true {
-      switch FFmpegCall.status(av_read_frame(file.format.pointer, packet.pointer), "av_read_frame")
-      {
-      case .success:
-        if packet.pointer.pointee.stream_index != file.stream.pointee.index {
-          packet.unref()
-          continue
-        }
-        if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
-        return true
-      case .again where retries < 100:
-        retries += 1
-      case .endOfFile:
-        return false
-      case .again, .failure:
-        corruptPackets += 1
-        return false
+    while let (packet, facts) = queue.take() {
+      defer { queue.recycle(packet) }
+      if let filter, !filter.shouldDecode(facts, queue: queue) {
+        skippedPackets += 1
+        continue
+      }
+      if send(packet) {
+        sentSinceFlush = true
+        filter?.didSend(facts)
+        return
       }
     }
+    startDraining()
   }
 
   /// Sends `packet` to the decoder; false (and counted) when the decoder refuses it.
@@ -147,10 +170,10 @@ final class StreamDecoder {
     case .again:
       // Not expected: packets are sent only after every output was received, and FFmpeg
       // promises that a send then succeeds. Back to receiving; the packet is lost, so counted.
-      corruptPackets += 1
+      damaged()
       return true
     case .endOfFile, .failure:
-      corruptPackets += 1
+      damaged()
       return false
     }
   }
@@ -163,8 +186,22 @@ final class StreamDecoder {
       break  // end-of-file: it was draining already
     case .again, .failure:
       // It cannot drain: the pictures it holds are lost, which is damage, and nothing follows.
-      corruptPackets += 1
+      damaged()
       finished = true
     }
   }
+}
+
+/// Decides per packet whether a `StreamDecoder` decodes it, and hears what was decoded.
+protocol PacketFilter: AnyObject {
+  /// Whether to send the packet described by `facts` (just taken from `queue`) to the decoder.
+  func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool
+  /// A packet was read from the file (before it is queued).
+  func didRead(_ facts: PacketFacts)
+  /// A packet went to the decoder.
+  func didSend(_ facts: PacketFacts)
+  /// A picture came out, with its own and its best-effort timestamp (absolute ticks).
+  func didDecode(pts: Int64?, bestEffort: Int64?)
+  /// The decoder rejected a packet or reported a damaged picture.
+  func sawDamage()
 }
