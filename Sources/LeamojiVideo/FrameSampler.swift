@@ -112,6 +112,7 @@ public final class FrameSampler {
       current = first
     }
     while true {
+      if shortcuts?.needsReplay == true { current = replayFromStart(upTo: current) }
       if upcomingStamp == nil, let shortcuts, lookedAheadFor != schedule.nextIndex {
         lookedAheadFor = schedule.nextIndex
         shortcuts.skipAhead(to: time)
@@ -131,6 +132,29 @@ public final class FrameSampler {
       adoptCandidate(following)
       current = following
     }
+  }
+
+  /// Decodes every frame again from the start up to the candidate, so that from here on the
+  /// decoder is where decoding every frame would have it (after damage, see
+  /// `SamplingShortcuts.needsReplay`). The candidate becomes the replayed frame with its start;
+  /// a frame read ahead is dropped and decoded again. Returns the candidate's stamp.
+  private func replayFromStart(upTo current: FrameStamp) -> FrameStamp {
+    shortcuts?.replayed()
+    upcoming.unref()
+    upcomingStamp = nil
+    guard decoder.rewind() else { return current }
+    while let stamp = decoder.decode(into: upcoming) {
+      if stamp.ticks < current.ticks { continue }
+      if stamp.ticks == current.ticks {
+        swap(&candidate, &upcoming)
+        upcoming.unref()
+        adoptCandidate(stamp)
+        return stamp
+      }
+      upcomingStamp = stamp
+      return current
+    }
+    return current
   }
 
   /// Decodes the frame after the candidate into `upcoming`; nil at the end of the stream.

@@ -55,6 +55,12 @@ final class PacketQueue {
     atEnd = false
   }
 
+  /// Counts from zero again (after a rewind to the start).
+  func resetCounters() {
+    corruptPackets = 0
+    packetsRead = 0
+  }
+
   /// Reads one more packet of the stream into the queue; false at the end of the file.
   @discardableResult
   func readOne() -> Bool {

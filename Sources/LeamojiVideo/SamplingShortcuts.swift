@@ -49,10 +49,20 @@ final class SamplingShortcuts: PacketFilter {
 
   var isActive: Bool { fallbackReason == nil }
 
+  /// Set when the shortcuts switched off because of damage after some packet was left out:
+  /// a decoder meets damage with state that depends on everything decoded before it, so from
+  /// here on only decoding again from the start gives what decoding every frame gives.
+  private(set) var needsReplay = false
+
   /// Switches the shortcuts off for the rest of the file.
-  private func fallBack(_ reason: String) {
-    if fallbackReason == nil { fallbackReason = reason }
+  private func fallBack(_ reason: String, damage: Bool = false) {
+    guard fallbackReason == nil else { return }
+    fallbackReason = reason
+    needsReplay = damage && (decoder.skippedPackets > 0 || restarts > 0)
   }
+
+  /// The sampler decoded again from the start.
+  func replayed() { needsReplay = false }
 
   // MARK: - Skipping to a clean start
 
@@ -126,7 +136,7 @@ final class SamplingShortcuts: PacketFilter {
 
   func didRead(_ facts: PacketFacts) {
     if facts.isCorrupt || facts.kind?.isMalformed == true {
-      fallBack("the file has damaged packets")
+      fallBack("the file has damaged packets", damage: true)
     } else if facts.ticks == nil {
       fallBack("some packets have no presentation time")
     }
@@ -146,7 +156,7 @@ final class SamplingShortcuts: PacketFilter {
   }
 
   func sawDamage() {
-    fallBack("the decoder reported damage")
+    fallBack("the decoder reported damage", damage: true)
   }
 
   // MARK: - Sample times

@@ -107,6 +107,16 @@ final class StreamDecoder {
     return true
   }
 
+  /// Back to the first frame of the stream with the counters at zero, as if just opened:
+  /// false when the demuxer cannot seek there.
+  func rewind() -> Bool {
+    guard seek(toTicks: file.clock.startTicks) else { return false }
+    decoderErrors = 0
+    skippedPackets = 0
+    queue.resetCounters()
+    return true
+  }
+
   /// Drops the `count` oldest queued packets and empties the decoder, so that decoding starts
   /// afresh at the packet after them (which must be a clean start). The frames the decoder
   /// held are dropped with it.

@@ -118,9 +118,11 @@ struct SamplingShortcutsTests {
       if count > 2000 { break }
     }
     #expect(count > 0, "\(at): no samples")
+    // Not the exact number: with frame threads, FFmpeg's own count of damaged pictures varies
+    // by one or two from run to run of the same file, shortcuts or not.
     #expect(
       (fast.corruptPacketCount > 0) == (all.corruptPacketCount > 0),
-      "\(at): damage seen by one path only (\(fast.corruptPacketCount), \(all.corruptPacketCount))"
+      "\(at): damaged packets \(fast.corruptPacketCount), decoding everything: \(all.corruptPacketCount)"
     )
   }
 
