@@ -20,20 +20,25 @@ public struct VideoAnalysis: Sendable {
   public let poster: RGBImage?
   /// Damaged packets skipped while decoding.
   public let corruptPackets: Int
+  /// How the video was decoded: frames left out, or why every frame was decoded (`--verbose`).
+  public let decodingNote: String
 
   /// Analyses the video at `path`.
-  /// - Parameter progress: called with (samples analysed, expected total or nil).
+  /// - Parameters:
+  ///   - decodeEverything: decode every frame rather than only those the samples need (the
+  ///     same result, slower).
+  ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
   public static func run(
     path: String, classifier: Classifier, interval: Double, threads: Int, wantPoster: Bool,
-    progress: (Int, Int?) -> Void
+    decodeEverything: Bool = false, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
       sampler = try FrameSampler(
         path: path, interval: interval,
         size: classifier.inputSize,
-        previewWidth: wantPoster ? posterWidth : nil)
+        previewWidth: wantPoster ? posterWidth : nil, decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
     }
@@ -67,6 +72,6 @@ public struct VideoAnalysis: Sendable {
     }
     return VideoAnalysis(
       info: sampler.info, scores: scores, poster: picker.choice?.image,
-      corruptPackets: sampler.corruptPacketCount)
+      corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description)
   }
 }
