@@ -64,9 +64,7 @@ struct Analyze: ParsableCommand {
   @Flag(help: "Print each stored entry as one line of JSON instead of the summary.")
   var json = false
 
-  @Flag(
-    help: "Decode every frame, not only those the samples need (same result, slower; for a suspected decoding problem)."
-  )
+  @Flag(help: "Decode every frame, not only those needed (same result, slower).")
   var decodeAll = false
 
   @Flag(help: "Also say how each video was decoded (frames left out, or why none were).")

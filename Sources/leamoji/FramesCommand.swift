@@ -36,9 +36,7 @@ struct Frames: ParsableCommand {
   @Flag(name: .long, help: "Replace frame files that already exist in the output folder.")
   var overwrite = false
 
-  @Flag(
-    help: "Decode every frame, not only those the samples need (same frames, slower; for a suspected decoding problem)."
-  )
+  @Flag(help: "Decode every frame, not only those needed (same frames, slower).")
   var decodeAll = false
 
   func validate() throws {

@@ -242,7 +242,9 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case .h264TS:
       return Recipe(
         frameCount: 125, rate: "25",
-        output: Fixture.x264 + ["-bf", "2", "-g", "12", "-x264-params", "scenecut=0", "-f", "mpegts"])
+        output: Fixture.x264 + [
+          "-bf", "2", "-g", "12", "-x264-params", "scenecut=0", "-f", "mpegts",
+        ])
     case .hevcClosedGOP:
       return Recipe(
         frameCount: 100, rate: "25",
