@@ -12,6 +12,10 @@ public struct VideoAnalysis: Sendable {
   public static let posterWidth = 342
   /// Samples classified together.
   public static let batchSize = 32
+  /// Samples classified together when each carries a poster-size preview: the previews wait
+  /// for their batch's confidences, and 32 of them hold 6 MB (a batch's predictions do not
+  /// depend on its size).
+  public static let posterBatchSize = 8
 
   public let info: VideoInfo
   /// One score per sample, in time order.
@@ -64,7 +68,7 @@ public struct VideoAnalysis: Sendable {
     do {
       while let sample = try sampler.next() {
         pending.append(sample)
-        if pending.count == batchSize { try classifyPending() }
+        if pending.count == (wantPoster ? posterBatchSize : batchSize) { try classifyPending() }
       }
       try classifyPending()
     } catch {

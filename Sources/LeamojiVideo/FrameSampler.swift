@@ -80,7 +80,7 @@ public final class FrameSampler {
     self.file = file
     let (syntax, reason) =
       decodeEverything ? (nil, "every frame was asked for") : SamplingShortcuts.syntax(for: file)
-    decoder = try StreamDecoder(file: file, syntax: syntax)
+    decoder = try StreamDecoder(file: file, threads: StreamDecoder.threadsPerCore, syntax: syntax)
     schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
     notEligible = reason
     if syntax != nil {

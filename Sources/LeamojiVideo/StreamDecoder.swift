@@ -1,5 +1,9 @@
 internal import CFFmpeg
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Decodes the chosen video stream of a `VideoFile` frame by frame, in presentation order, and
 /// stamps each frame with its place on the stream's clock.
 ///
@@ -34,8 +38,12 @@ final class StreamDecoder {
   /// Frames successfully decoded so far.
   private(set) var decodedFrames = 0
 
+  /// One decoder thread per core: FFmpeg's own choice is one more than that, which holds one
+  /// more picture set in memory (8 MB at 1080p) and measured no faster on 2 cores.
+  static let threadsPerCore = Int32(max(1, min(16, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
   /// - Parameters:
-  ///   - threads: decoder threads; 0 lets FFmpeg choose (one per core).
+  ///   - threads: decoder threads; 0 lets FFmpeg choose (one per core plus one).
   ///   - syntax: how the queue reads packet kinds (nil: not at all).
   init(file: VideoFile, threads: Int32 = 0, syntax: PacketSyntax? = nil) throws(MediaError) {
     self.file = file

@@ -87,6 +87,36 @@ struct SamplingShortcutsTests {
     #expect(summary.description.hasPrefix("decoded every frame ("))
   }
 
+  @Test(
+    "playback seeks land on the same frame, with the same picture, as decoding every frame",
+    arguments: [Fixture.bFrames, .h264At25, .h264Pyramid, .h264TS, .variableRateMKV, .editListCut])
+  func seeksMatch(_ fixture: Fixture) throws {
+    let path = try fixture.video.path
+    let fast = try VideoPlayback(path: path)
+    let all = try VideoPlayback(path: path, decodeEverything: true)
+    var generator = SplitMix64(seed: 0x5EE_C0DE)
+    let duration = fast.info.duration ?? 5
+    var targets = (0..<12).map { _ in Double.random(in: 0...duration, using: &generator) }
+    targets += [0, 1, 2.5, duration]
+    for target in targets {
+      let got = fast.seek(to: target)
+      let want = all.seek(to: target)
+      #expect(got == want, "\(fixture) seek to \(target): \(String(describing: got))")
+      guard want != nil else { continue }
+      let same = try fast.image(size: size) == all.image(size: size)
+      #expect(same, "\(fixture) seek to \(target): the pictures differ")
+      // Playing on after the seek shows the same frames.
+      for _ in 0..<3 {
+        let next = fast.advance()
+        #expect(next == all.advance(), "\(fixture) after seeking to \(target)")
+        if next == nil { break }
+        let sameNext = try fast.image(size: size) == all.image(size: size)
+        #expect(sameNext, "\(fixture) playing on from \(target): the pictures differ")
+      }
+    }
+    #expect(fast.decodedFrameCount < all.decodedFrameCount, "\(fixture): nothing left out")
+  }
+
   /// Both samplers to the end; images, times and indices must match exactly.
   static func compare(path: String, interval: Double, label: String) throws {
     let fast = try FrameSampler(path: path, interval: interval, size: size, previewWidth: 40)
