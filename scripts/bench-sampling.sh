@@ -5,15 +5,15 @@
 # Clips (made once with the ffmpeg CLI, cached in $BENCH_CLIPS): 60 s 1920x1080 30 fps x264
 # with its default GOP, the same with a 2 s GOP, and 5 min 1280x720 30 fps x264 default GOP.
 # Per clip and round, interleaved, each command once:
-#   leamoji     leamoji analyze CLIP (release build, shipped model; decoding, classifying,
-#               poster, timeline file)
-#   decode-all  the same with --decode-all (every frame decoded)
-#   extract     ffmpeg -v error -i CLIP -vf fps=1,scale=64:64 -f rawvideo -y /dev/null
-#   full        ffmpeg -v error -i CLIP -f null -            (every frame decoded)
-#   noref       ffmpeg -v error -skip_frame noref -i CLIP -f null -  (reference frames only)
-# and for --interval 10 the first three (leamoji --interval 10 against fps=1/10). Prints one table:
-# median wall seconds, median peak resident memory (GNU time's "Maximum resident set size"),
-# and each time as a ratio of the ffmpeg extraction's.
+#   leamoji analyze CLIP            (release build, shipped model: decoding, classifying,
+#                                    poster, timeline file), and with --interval 10
+#   leamoji analyze on a 160x120 clip of the same length: the cost besides decoding
+#   ffmpeg -v error -i CLIP -vf fps=1,scale=64:64 -f rawvideo -y /dev/null   (extraction)
+#   ffmpeg -v error -i CLIP -f null -                        (full decode)
+#   ffmpeg -v error -skip_frame noref -i CLIP -f null -      (reference frames only)
+# Prints one table: median wall seconds, median peak resident memory (GNU time's "Maximum
+# resident set size"), and each time as a ratio of the ffmpeg extraction's (which decodes every
+# frame whatever the fps filter keeps, so it is the peer for --interval 10 too).
 #
 # Environment: LEAMOJI_BIN (default: the release build), BENCH_ROUNDS (default 3),
 # BENCH_CLIPS (default .build/bench-clips), BENCH_ONLY (a clip name, to run just one).
@@ -81,34 +81,38 @@ done
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores;" \
   "$(ffmpeg -version | head -n 1 | cut -d' ' -f1-3); $ROUNDS rounds, interleaved, medians"
-printf '%-18s %-9s %-11s %9s %9s %9s\n' clip interval command seconds "peak MB" "÷ extract"
+printf '%-18s %-24s %8s %8s %10s\n' clip command seconds "peak MB" "÷ extract"
 for entry in "${CLIP_LIST[@]}"; do
   IFS='|' read -r name seconds size extra <<<"$entry"
   [ -n "${BENCH_ONLY:-}" ] && [ "$BENCH_ONLY" != "$name" ] && continue
   clip="$CLIPS/$name.mp4"
-  for interval in 1 10; do
-    rm -f "$WORK"/r-*
-    for _ in $(seq "$ROUNDS"); do
+  # The same length and rate at 160x120: what analyze costs besides decoding big pictures
+  # (start-up, model, classifying, poster, timeline file).
+  small="$CLIPS/$name-160x120.mp4"
+  [ -s "$small" ] || ffmpeg -v error -y -f lavfi -i "testsrc2=size=160x120:rate=30:duration=$seconds" \
+    -c:v libx264 -preset faster -pix_fmt yuv420p "$small"
+  rm -f "$WORK"/r-*
+  for _ in $(seq "$ROUNDS"); do
+    for interval in 1 10; do
       rm -rf "$WORK/out"
-      measure r-leamoji "$BIN" analyze "$clip" --interval "$interval" --output "$WORK/out/MovieData.json"
-      rm -rf "$WORK/out"
-      measure r-decode-all "$BIN" analyze "$clip" --interval "$interval" --decode-all \
+      measure "r-leamoji-$interval" "$BIN" analyze "$clip" --interval "$interval" \
         --output "$WORK/out/MovieData.json"
-      measure r-extract ffmpeg -v error -i "$clip" -vf "fps=1/$interval,scale=64:64" \
-        -f rawvideo -y /dev/null
-      # Whole-film decodes do not depend on the interval: measured with the 1 s rows only.
-      [ "$interval" = 1 ] || continue
-      measure r-full ffmpeg -v error -i "$clip" -f null -
-      measure r-noref ffmpeg -v error -skip_frame noref -i "$clip" -f null -
     done
-    base=$(median r-extract 1)
-    commands="leamoji decode-all extract"
-    [ "$interval" = 1 ] && commands="$commands full noref"
-    for command in $commands; do
-      t=$(median "r-$command" 1)
-      m=$(median "r-$command" 2)
-      awk -v n="$name" -v i="$interval s" -v c="$command" -v t="$t" -v m="$m" -v b="$base" \
-        'BEGIN { printf "%-18s %-9s %-11s %9.2f %9.0f %9.2f\n", n, i, c, t, m / 1024, t / b }'
-    done
+    rm -rf "$WORK/out"
+    measure r-small "$BIN" analyze "$small" --output "$WORK/out/MovieData.json"
+    rm -rf "$WORK/out"
+    measure r-extract ffmpeg -v error -i "$clip" -vf fps=1,scale=64:64 -f rawvideo -y /dev/null
+    measure r-full ffmpeg -v error -i "$clip" -f null -
+    measure r-noref ffmpeg -v error -skip_frame noref -i "$clip" -f null -
+  done
+  base=$(median r-extract 1)
+  for row in "leamoji-1|leamoji analyze" "leamoji-10|leamoji analyze --interval 10" \
+    "small|  same at 160x120" "extract|ffmpeg fps=1,scale=64:64" "full|ffmpeg full decode" \
+    "noref|ffmpeg -skip_frame noref"; do
+    IFS='|' read -r key label <<<"$row"
+    t=$(median "r-$key" 1)
+    m=$(median "r-$key" 2)
+    awk -v n="$name" -v c="$label" -v t="$t" -v m="$m" -v b="$base" \
+      'BEGIN { printf "%-18s %-24s %8.2f %8.0f %10.2f\n", n, c, t, m / 1024, t / b }'
   done
 done

@@ -118,6 +118,7 @@ public final class FrameSampler {
     }
     while true {
       if shortcuts?.needsReplay == true { current = replayFromStart(upTo: current) }
+      shortcuts?.sampleTime = time
       if upcomingStamp == nil, let shortcuts, lookedAheadFor != schedule.nextIndex {
         lookedAheadFor = schedule.nextIndex
         shortcuts.skipAhead(to: time)
@@ -196,6 +197,9 @@ public final class FrameSampler {
       candidatePreview = try previewScaler.uprightImage(
         from: candidate.pointer, size: previewSize, clock: clock)
     }
+    // Later samples it answers (a held frame) use the converted images: the decoder can have
+    // the picture back now (one 1080p picture less held while decoding on).
+    candidate.unref()
     let sample = SampledFrame(
       index: schedule.nextIndex, time: time.seconds,
       presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,

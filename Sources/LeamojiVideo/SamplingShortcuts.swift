@@ -27,6 +27,8 @@ final class SamplingShortcuts: PacketFilter {
   private(set) var fallbackReason: String? = nil
   /// Start of the frame the sampler currently holds as the answer (nil before the first).
   var candidateTicks: Int64? = nil
+  /// The sample time the sampler is answering now.
+  var sampleTime: ExactTime? = nil
   /// Times of the latest packets sent since the decoder last started afresh.
   private var recentSent: [Int64] = []
   private var maxSentTicks: Int64? = nil
@@ -37,8 +39,10 @@ final class SamplingShortcuts: PacketFilter {
   /// How far ahead packets are read when looking for a clean start (bounds memory).
   static let lookaheadPackets = 4096
   static let lookaheadBytes = 64 << 20
-  /// Packets kept queued after a disposable one to find the frame that replaces it.
+  /// Packets kept queued after a disposable one to find the frame that replaces it, and the
+  /// most looked at.
   static let witnessWindow = 16
+  static let witnessSearch = 64
 
   init(decoder: StreamDecoder, interval: SampleInterval, end: ExactTime?) {
     self.decoder = decoder
@@ -100,9 +104,58 @@ final class SamplingShortcuts: PacketFilter {
     }
   }
 
+  // MARK: - Jumping as soon as the current sample is covered
+
+  /// Leaves out this packet and the ones after it up to a clean start before the next sample,
+  /// as soon as every packet that can be on screen at the current sample time has been sent:
+  /// this one and all up to the clean start start after the current sample time and before the
+  /// clean start, which starts no later than the next sample time. The decoder then gives out
+  /// what it holds (the answer for the current sample among it) and starts afresh — the frames
+  /// between the current sample and the clean start are never decoded.
+  private func earlyJump(from facts: PacketFacts, queue: PacketQueue) -> PacketDecision? {
+    guard isActive, let candidate = candidateTicks, let now = sampleTime, let ticks = facts.ticks,
+      now < clock.time(ticks)
+    else { return nil }
+    let (nextTicks, overflow) = now.ticks.addingReportingOverflow(interval.ticks)
+    guard now.base == interval.base, !overflow else { return nil }
+    let next = ExactTime(ticks: nextTicks, base: now.base)
+    if let end, !(next < end) { return nil }
+    var latest = max(maxSentTicks ?? .min, ticks)
+    var offset = 0
+    while isActive {
+      if offset == queue.count {
+        guard queue.count < Self.lookaheadPackets, queue.queuedBytes < Self.lookaheadBytes,
+          queue.readOne(), isActive
+        else { return nil }
+      }
+      let other = queue[offset]
+      guard let start = other.ticks else { return nil }
+      let time = clock.time(start)
+      // One that may be on screen at the current sample must be decoded, and so must one
+      // after the next sample.
+      guard now < time, !(next < time) else { return nil }
+      if other.kind?.startsClean == true && !other.isHidden && start > candidate
+        && start > latest
+      {
+        restarts += 1
+        recentSent.removeAll(keepingCapacity: true)
+        maxSentTicks = nil
+        return .jump(dropping: offset)
+      }
+      latest = max(latest, start)
+      offset += 1
+    }
+    return nil
+  }
+
   // MARK: - PacketFilter
 
-  func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool {
+  func decision(for facts: PacketFacts, queue: PacketQueue) -> PacketDecision {
+    if let jump = earlyJump(from: facts, queue: queue) { return jump }
+    return shouldDecode(facts, queue: queue) ? .decode : .skip
+  }
+
+  private func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool {
     guard isActive, facts.kind?.isDisposable == true, let candidate = candidateTicks,
       let ticks = facts.ticks
     else { return true }
@@ -120,7 +173,7 @@ final class SamplingShortcuts: PacketFilter {
       return start < time && !(sample < time)
     }
     if recentSent.contains(where: replaces) { return false }
-    for offset in 0..<queue.count {
+    for offset in 0..<min(queue.count, Self.witnessSearch) {
       let other = queue[offset]
       if !other.isHidden, let time = other.ticks, replaces(time) { return false }
     }
@@ -189,6 +242,10 @@ extension SamplingShortcuts {
       return (nil, "the \(container) container does not give every frame's presentation time")
     }
     let parameters = file.stream.pointee.codecpar.pointee
+    // Fields are pictures of their own: a frame's two fields could differ in being referenced.
+    if [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order) {
+      return (nil, "the video is interlaced")
+    }
     let codec = parameters.codec_id
     var extradata: [UInt8] = []
     if let data = parameters.extradata, parameters.extradata_size > 0 {

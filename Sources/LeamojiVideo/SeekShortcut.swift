@@ -17,7 +17,11 @@ final class SeekShortcut: PacketFilter {
     self.clock = clock
   }
 
-  func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool {
+  func decision(for facts: PacketFacts, queue: PacketQueue) -> PacketDecision {
+    shouldDecode(facts, queue: queue) ? .decode : .skip
+  }
+
+  private func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool {
     guard isActive, let target, facts.kind?.isDisposable == true, let ticks = facts.ticks,
       clock.seconds(ticks) < target
     else { return true }
@@ -26,7 +30,7 @@ final class SeekShortcut: PacketFilter {
     guard isActive else { return true }
     func replaces(_ other: Int64) -> Bool { other > ticks && clock.seconds(other) <= target }
     if recentSent.contains(where: replaces) { return false }
-    for offset in 0..<queue.count {
+    for offset in 0..<min(queue.count, SamplingShortcuts.witnessSearch) {
       let other = queue[offset]
       if !other.isHidden, let time = other.ticks, replaces(time) { return false }
     }

@@ -24,6 +24,8 @@ final class StreamDecoder {
   }
   /// Some packet went to the decoder since it was opened or last flushed.
   private var sentSinceFlush = false
+  /// Draining only to empty the decoder before decoding goes on at a clean start.
+  private var restartAfterDrain = false
   /// The end of the file was reached and the decoder told to give out what it holds.
   private var draining = false
   private var finished = false
@@ -80,10 +82,14 @@ final class StreamDecoder {
       case .success:
         return take(into: frame)
       case .endOfFile:
-        finished = true
+        if restartAfterDrain { restartDrained() } else { finished = true }
       case .again:
         // A draining decoder never needs input again: wanting some means it is empty.
-        if draining { finished = true } else { feedOnePacket() }
+        if draining {
+          if restartAfterDrain { restartDrained() } else { finished = true }
+        } else {
+          feedOnePacket()
+        }
       case .failure:
         // A damaged picture: count it and go on.
         damaged()
@@ -108,6 +114,7 @@ final class StreamDecoder {
     queue.reset()
     avcodec_flush_buffers(codec.pointer)
     sentSinceFlush = false
+    restartAfterDrain = false
     draining = false
     finished = false
     errorsWhileDraining = 0
@@ -135,6 +142,15 @@ final class StreamDecoder {
       avcodec_flush_buffers(codec.pointer)
       sentSinceFlush = false
     }
+  }
+
+  /// The drain before a jump is over: empty the decoder and go on with the queued packets.
+  private func restartDrained() {
+    avcodec_flush_buffers(codec.pointer)
+    restartAfterDrain = false
+    draining = false
+    sentSinceFlush = false
+    errorsWhileDraining = 0
   }
 
   /// Counts one damaged packet or picture.
@@ -165,9 +181,20 @@ final class StreamDecoder {
   private func feedOnePacket() {
     while let (packet, facts) = queue.take() {
       defer { queue.recycle(packet) }
-      if let filter, !filter.shouldDecode(facts, queue: queue) {
+      switch filter?.decision(for: facts, queue: queue) ?? .decode {
+      case .decode:
+        break
+      case .skip:
         skippedPackets += 1
         continue
+      case .jump(let dropping):
+        // Everything this packet on up to a clean start is left out; what the decoder holds
+        // comes out first (drain), then it starts afresh.
+        queue.drop(dropping)
+        skippedPackets += 1 + dropping
+        restartAfterDrain = true
+        startDraining()
+        return
       }
       if send(packet) {
         sentSinceFlush = true
@@ -212,8 +239,8 @@ final class StreamDecoder {
 
 /// Decides per packet whether a `StreamDecoder` decodes it, and hears what was decoded.
 protocol PacketFilter: AnyObject {
-  /// Whether to send the packet described by `facts` (just taken from `queue`) to the decoder.
-  func shouldDecode(_ facts: PacketFacts, queue: PacketQueue) -> Bool
+  /// What to do with the packet described by `facts` (just taken from `queue`).
+  func decision(for facts: PacketFacts, queue: PacketQueue) -> PacketDecision
   /// A packet was read from the file (before it is queued).
   func didRead(_ facts: PacketFacts)
   /// A packet went to the decoder.
@@ -222,4 +249,15 @@ protocol PacketFilter: AnyObject {
   func didDecode(pts: Int64?, bestEffort: Int64?)
   /// The decoder rejected a packet or reported a damaged picture.
   func sawDamage()
+}
+
+/// What a `PacketFilter` does with a packet.
+enum PacketDecision: Equatable {
+  /// Send it to the decoder.
+  case decode
+  /// Leave it out.
+  case skip
+  /// Leave it and the next `dropping` queued packets out, let the decoder give out what it
+  /// holds, then empty it: decoding goes on at the packet after them, a clean start.
+  case jump(dropping: Int)
 }
