@@ -15,7 +15,7 @@ public struct VideoAnalysis: Sendable {
   /// Samples classified together when each carries a poster-size preview: the previews wait
   /// for their batch's confidences, and 32 of them hold 6 MB (a batch's predictions do not
   /// depend on its size).
-  public static let posterBatchSize = 8
+  public static let posterBatchSize = 4
 
   public let info: VideoInfo
   /// One score per sample, in time order.
