@@ -73,7 +73,7 @@ bench-cnn: deps
 # Sampling speed against the ffmpeg CLI (scripts/bench-sampling.sh, issue 15): makes three
 # clips once (cached in .build/bench-clips; a few minutes), then times `leamoji analyze` (release
 # build), ffmpeg's 1 fps extraction, full decode and reference-only decode, interleaved, 3 rounds,
-# and prints medians, peak memory and the ratios in one table (about 15 min on 2 cores).
+# and prints medians, peak memory and the ratios in one table (about 10 min on 2 cores).
 # BENCH_ROUNDS=, BENCH_ONLY=<clip name>.
 BENCH_PACKAGES := time
 

@@ -81,7 +81,7 @@ done
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores;" \
   "$(ffmpeg -version | head -n 1 | cut -d' ' -f1-3); $ROUNDS rounds, interleaved, medians"
-printf '%-18s %-24s %8s %8s %10s\n' clip command seconds "peak MB" "÷ extract"
+printf '%-18s %-30s %8s %8s %10s\n' clip command seconds "peak MB" "÷ extract"
 for entry in "${CLIP_LIST[@]}"; do
   IFS='|' read -r name seconds size extra <<<"$entry"
   [ -n "${BENCH_ONLY:-}" ] && [ "$BENCH_ONLY" != "$name" ] && continue
@@ -113,6 +113,6 @@ for entry in "${CLIP_LIST[@]}"; do
     t=$(median "r-$key" 1)
     m=$(median "r-$key" 2)
     awk -v n="$name" -v c="$label" -v t="$t" -v m="$m" -v b="$base" \
-      'BEGIN { printf "%-18s %-24s %8.2f %8.0f %10.2f\n", n, c, t, m / 1024, t / b }'
+      'BEGIN { printf "%-18s %-30s %8.2f %8.0f %10.2f\n", n, c, t, m / 1024, t / b }'
   done
 done
