@@ -12,7 +12,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge bench clean
 
 all: build
 
@@ -84,6 +84,17 @@ bench-cnn: deps
 # peak memory (goal: under 5 s).
 bench-merge: release
 	scripts/bench-merge.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
+
+# Sampling speed against the ffmpeg CLI (scripts/bench-sampling.sh, issue 15): makes three
+# clips once (cached in .build/bench-clips; a few minutes), then times `leamoji analyze` (release
+# build), ffmpeg's 1 fps extraction, full decode and reference-only decode, interleaved, 3 rounds,
+# and prints medians, peak memory and the ratios in one table (about 10 min on 2 cores).
+# BENCH_ROUNDS=, BENCH_ONLY=<clip name>.
+BENCH_PACKAGES := time
+
+bench: release test-deps
+	$(call install_missing,$(BENCH_PACKAGES))
+	scripts/bench-sampling.sh
 
 clean:
 	rm -rf .build out

@@ -24,6 +24,8 @@ public struct AnalysisPlan: Sendable {
     /// Title and description given by the user (kept over edited ones in the file).
     public var title: String? = nil
     public var description: String? = nil
+    /// Decode every frame instead of only those the samples need (`--decode-all`).
+    public var decodeEverything = false
     /// Threads for classifying one video's batches.
     public var threads = Classifier.defaultThreads
 
@@ -39,6 +41,8 @@ public struct AnalysisPlan: Sendable {
     /// Whether an entry with the same id was replaced (nil when unknown).
     public let replaced: Bool?
     public let corruptPackets: Int
+    /// How the video was decoded (for `--verbose`).
+    public let decodingNote: String
     /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
     /// cut file stops early.
     public let picturesEnd: Double
@@ -78,7 +82,7 @@ public struct AnalysisPlan: Sendable {
   ) throws(LeamojiError) -> Stored {
     let analysis = try VideoAnalysis.run(
       path: path, classifier: classifier, interval: options.interval, threads: options.threads,
-      wantPoster: options.poster, progress: progress)
+      wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
     let encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
@@ -122,7 +126,7 @@ public struct AnalysisPlan: Sendable {
     }
     return Stored(
       movie: stored, labels: timeline.labels, replaced: result.replacedIDs.contains(id),
-      corruptPackets: analysis.corruptPackets,
+      corruptPackets: analysis.corruptPackets, decodingNote: analysis.decodingNote,
       picturesEnd: (analysis.scores.last?.second ?? -options.interval) + options.interval)
   }
 

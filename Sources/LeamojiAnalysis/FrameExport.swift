@@ -22,11 +22,15 @@ public final class FrameExport {
   private let sampler: FrameSampler
   private let interval: Double
 
-  /// Opens `video` for sampling every `interval` seconds, at `size` or the display size.
+  /// Opens `video` for sampling every `interval` seconds, at `size` or the display size;
+  /// `decodeEverything` decodes every frame rather than only those the samples need.
   /// - Throws: `LeamojiError` when the video cannot be opened.
-  public init(video: String, interval: Double, size: PixelSize?) throws(LeamojiError) {
+  public init(
+    video: String, interval: Double, size: PixelSize?, decodeEverything: Bool = false
+  ) throws(LeamojiError) {
     do {
-      sampler = try FrameSampler(path: video, interval: interval, size: size)
+      sampler = try FrameSampler(
+        path: video, interval: interval, size: size, decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
     }

@@ -12,6 +12,10 @@ public struct VideoAnalysis: Sendable {
   public static let posterWidth = 342
   /// Samples classified together.
   public static let batchSize = 32
+  /// Samples classified together when each carries a poster-size preview: the previews wait
+  /// for their batch's confidences, and 32 of them hold 6 MB (a batch's predictions do not
+  /// depend on its size).
+  public static let posterBatchSize = 4
 
   public let info: VideoInfo
   /// One score per sample, in time order.
@@ -20,20 +24,25 @@ public struct VideoAnalysis: Sendable {
   public let poster: RGBImage?
   /// Damaged packets skipped while decoding.
   public let corruptPackets: Int
+  /// How the video was decoded: frames left out, or why every frame was decoded (`--verbose`).
+  public let decodingNote: String
 
   /// Analyses the video at `path`.
-  /// - Parameter progress: called with (samples analysed, expected total or nil).
+  /// - Parameters:
+  ///   - decodeEverything: decode every frame rather than only those the samples need (the
+  ///     same result, slower).
+  ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
   public static func run(
     path: String, classifier: Classifier, interval: Double, threads: Int, wantPoster: Bool,
-    progress: (Int, Int?) -> Void
+    decodeEverything: Bool = false, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
       sampler = try FrameSampler(
         path: path, interval: interval,
         size: classifier.inputSize,
-        previewWidth: wantPoster ? posterWidth : nil)
+        previewWidth: wantPoster ? posterWidth : nil, decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
     }
@@ -59,7 +68,7 @@ public struct VideoAnalysis: Sendable {
     do {
       while let sample = try sampler.next() {
         pending.append(sample)
-        if pending.count == batchSize { try classifyPending() }
+        if pending.count == (wantPoster ? posterBatchSize : batchSize) { try classifyPending() }
       }
       try classifyPending()
     } catch {
@@ -67,6 +76,6 @@ public struct VideoAnalysis: Sendable {
     }
     return VideoAnalysis(
       info: sampler.info, scores: scores, poster: picker.choice?.image,
-      corruptPackets: sampler.corruptPacketCount)
+      corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description)
   }
 }

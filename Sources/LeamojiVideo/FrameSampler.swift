@@ -21,10 +21,20 @@ public struct SampledFrame: Sendable {
 /// fewer samples; none is invented past its last frame.
 ///
 /// Only frames that a sample uses are converted; decoding streams the file, holding at most
-/// the current candidate frame and the one decoded after it.
+/// the current candidate frame and the one decoded after it (and the packets read ahead).
+///
+/// Unless `decodeEverything` is asked for, frames no sample can show and nothing refers to are
+/// not decoded, and decoding jumps to a clean start before the next sample time when one lies
+/// ahead (`SamplingShortcuts`); the samples are the same as decoding every frame gives.
 public final class FrameSampler {
   private let file: VideoFile
   private let decoder: StreamDecoder
+  /// Nil when every frame is decoded.
+  private let shortcuts: SamplingShortcuts?
+  /// Why every frame is decoded from the start, if it is.
+  private let notEligible: String?
+  /// The sample index the shortcuts last looked ahead for.
+  private var lookedAheadFor: Int? = nil
   private let scaler = Scaler()
   private let previewScaler = Scaler()
   private var schedule: SampleSchedule
@@ -48,18 +58,44 @@ public final class FrameSampler {
   public var corruptPacketCount: Int { decoder.corruptPackets }
   /// Frames decoded so far.
   public var decodedFrameCount: Int { decoder.decodedFrames }
+  /// How the video has been decoded so far: which frames were left out, or why none were.
+  public var decoding: DecodingSummary {
+    DecodingSummary(
+      packetsRead: decoder.queue.packetsRead, packetsSkipped: decoder.skippedPackets,
+      framesDecoded: decoder.decodedFrames, restarts: shortcuts?.restarts ?? 0,
+      fallbackReason: notEligible ?? shortcuts?.fallbackReason)
+  }
 
   /// Opens `path` for sampling every `interval` seconds at `size` (nil: the display size).
   /// - Parameter previewWidth: when given, every sample also carries a `preview` this wide
   ///   with the display aspect ratio (one decode serves both the model and a poster).
+  /// - Parameters:
+  ///   - decodeEverything: decode every frame instead of only those the samples need (the same
+  ///     samples, slower; for checking, or for users who suspect a problem).
+  ///   - decoderThreads: threads for the decoder (nil: one per core). With more than one,
+  ///     FFmpeg's concealment of damaged pictures can vary from run to run; one makes even
+  ///     damaged files decode the same every time.
   /// - Throws: `MediaError` naming the file.
   public init(
-    path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil
+    path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil,
+    decodeEverything: Bool = false, decoderThreads: Int? = nil
   ) throws(MediaError) {
     let file = try VideoFile(path: path)
     self.file = file
-    decoder = try StreamDecoder(file: file)
+    let (syntax, reason) =
+      decodeEverything ? (nil, "every frame was asked for") : SamplingShortcuts.syntax(for: file)
+    let threads = decoderThreads.map { Int32(max(1, min(16, $0))) } ?? StreamDecoder.threadsPerCore
+    decoder = try StreamDecoder(file: file, threads: threads, syntax: syntax)
     schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
+    notEligible = reason
+    if syntax != nil {
+      let shortcuts = SamplingShortcuts(
+        decoder: decoder, interval: schedule.interval, end: schedule.end)
+      decoder.filter = shortcuts
+      self.shortcuts = shortcuts
+    } else {
+      shortcuts = nil
+    }
     outputSize = size ?? file.clock.displaySize
     previewSize = previewWidth.map { file.clock.uprightSize(width: $0) }
   }
@@ -81,6 +117,12 @@ public final class FrameSampler {
       current = first
     }
     while true {
+      if shortcuts?.needsReplay == true { current = replayFromStart(upTo: current) }
+      shortcuts?.sampleTime = time
+      if upcomingStamp == nil, let shortcuts, lookedAheadFor != schedule.nextIndex {
+        lookedAheadFor = schedule.nextIndex
+        shortcuts.skipAhead(to: time)
+      }
       guard let following = upcomingStamp ?? readAhead(after: current) else {
         // End of stream: the last frame answers only while it is still on screen.
         if time < file.clock.time(current.endTicks) { return try emitCandidate(at: time) }
@@ -98,6 +140,29 @@ public final class FrameSampler {
     }
   }
 
+  /// Decodes every frame again from the start up to the candidate, so that from here on the
+  /// decoder is where decoding every frame would have it (after damage, see
+  /// `SamplingShortcuts.needsReplay`). The candidate becomes the replayed frame with its start;
+  /// a frame read ahead is dropped and decoded again. Returns the candidate's stamp.
+  private func replayFromStart(upTo current: FrameStamp) -> FrameStamp {
+    shortcuts?.replayed()
+    upcoming.unref()
+    upcomingStamp = nil
+    guard decoder.rewind() else { return current }
+    while let stamp = decoder.decode(into: upcoming) {
+      if stamp.ticks < current.ticks { continue }
+      if stamp.ticks == current.ticks {
+        swap(&candidate, &upcoming)
+        upcoming.unref()
+        adoptCandidate(stamp)
+        return stamp
+      }
+      upcomingStamp = stamp
+      return current
+    }
+    return current
+  }
+
   /// Decodes the frame after the candidate into `upcoming`; nil at the end of the stream.
   /// Frames earlier than the candidate (broken timestamps going backwards) are passed over:
   /// such a frame is never the latest one at or before a sample time.
@@ -113,6 +178,7 @@ public final class FrameSampler {
   /// Makes the frame now in `candidate` the one that answers samples.
   private func adoptCandidate(_ stamp: FrameStamp) {
     candidateStamp = stamp
+    shortcuts?.candidateTicks = stamp.ticks
     candidateImage = nil
     candidatePreview = nil
   }
@@ -131,11 +197,36 @@ public final class FrameSampler {
       candidatePreview = try previewScaler.uprightImage(
         from: candidate.pointer, size: previewSize, clock: clock)
     }
+    // Later samples it answers (a held frame) use the converted images: the decoder can have
+    // the picture back now (one 1080p picture less held while decoding on).
+    candidate.unref()
     let sample = SampledFrame(
       index: schedule.nextIndex, time: time.seconds,
       presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,
       preview: candidatePreview)
     schedule.advance()
     return sample
+  }
+}
+
+/// How a `FrameSampler` has decoded its video so far.
+public struct DecodingSummary: Sendable, Equatable {
+  /// Packets of the video stream read from the file.
+  public let packetsRead: Int
+  /// Packets never decoded because no sample needed them.
+  public let packetsSkipped: Int
+  /// Frames the decoder produced.
+  public let framesDecoded: Int
+  /// Times decoding jumped ahead to a clean start.
+  public let restarts: Int
+  /// Why every frame is being decoded, when the shortcuts were not (or no longer) used.
+  public let fallbackReason: String?
+
+  /// One line for `--verbose`.
+  public var description: String {
+    if let fallbackReason { return "decoded every frame (\(fallbackReason))" }
+    return
+      "decoded \(framesDecoded) frames; skipped \(packetsSkipped) of \(packetsRead) packets"
+      + " (\(restarts) jumps to a key frame)"
   }
 }

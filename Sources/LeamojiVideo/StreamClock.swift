@@ -98,6 +98,9 @@ struct StreamClock: Equatable {
     return FrameStamp(ticks: ticks, duration: duration)
   }
 
+  /// Ticks from the stream's start for an absolute timestamp (as packets carry them).
+  func relativeTicks(_ absolute: Int64) -> Int64 { saturating(absolute, minus: startTicks) }
+
   /// The absolute tick (as `av_seek_frame` takes it) at `seconds` from the stream's start,
   /// rounded down. Times beyond what ticks can count are held at the largest one.
   func absoluteTicks(atSeconds seconds: Double) -> Int64 {

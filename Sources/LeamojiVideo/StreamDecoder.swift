@@ -1,5 +1,9 @@
 internal import CFFmpeg
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Decodes the chosen video stream of a `VideoFile` frame by frame, in presentation order, and
 /// stamps each frame with its place on the stream's clock.
 ///
@@ -11,8 +15,17 @@ internal import CFFmpeg
 final class StreamDecoder {
   let file: VideoFile
   private let codec: CodecContext
-  private let packet = Packet()
   private let scratch = Frame()
+  /// The packets read ahead of the decoder.
+  let queue: PacketQueue
+  /// Decides per packet whether it is decoded at all (nil: every packet is).
+  weak var filter: PacketFilter? = nil {
+    didSet { queue.filter = filter }
+  }
+  /// Some packet went to the decoder since it was opened or last flushed.
+  private var sentSinceFlush = false
+  /// Draining only to empty the decoder before decoding goes on at a clean start.
+  private var restartAfterDrain = false
   /// The end of the file was reached and the decoder told to give out what it holds.
   private var draining = false
   private var finished = false
@@ -20,13 +33,23 @@ final class StreamDecoder {
   private var lastStamp: FrameStamp? = nil
 
   /// Packets or frames the demuxer or decoder rejected as damaged.
-  private(set) var corruptPackets = 0
+  var corruptPackets: Int { decoderErrors + queue.corruptPackets }
+  private var decoderErrors = 0
+  /// Packets the filter kept from the decoder.
+  private(set) var skippedPackets = 0
   /// Frames successfully decoded so far.
   private(set) var decodedFrames = 0
 
-  /// - Parameter threads: decoder threads; 0 lets FFmpeg choose (one per core).
-  init(file: VideoFile, threads: Int32 = 0) throws(MediaError) {
+  /// One decoder thread per core: FFmpeg's own choice is one more than that, which holds one
+  /// more picture set in memory (8 MB at 1080p) and measured no faster on 2 cores.
+  static let threadsPerCore = Int32(max(1, min(16, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+  /// - Parameters:
+  ///   - threads: decoder threads; 0 lets FFmpeg choose (one per core plus one).
+  ///   - syntax: how the queue reads packet kinds (nil: not at all).
+  init(file: VideoFile, threads: Int32 = 0, syntax: PacketSyntax? = nil) throws(MediaError) {
     self.file = file
+    queue = PacketQueue(file: file, syntax: syntax)
     let path = file.info.path
     guard let codec = CodecContext(codec: file.decoder) else {
       throw .noDecoder(path: path, codec: file.info.codecName)
@@ -59,13 +82,17 @@ final class StreamDecoder {
       case .success:
         return take(into: frame)
       case .endOfFile:
-        finished = true
+        if restartAfterDrain { restartDrained() } else { finished = true }
       case .again:
         // A draining decoder never needs input again: wanting some means it is empty.
-        if draining { finished = true } else { feedOnePacket() }
+        if draining {
+          if restartAfterDrain { restartDrained() } else { finished = true }
+        } else {
+          feedOnePacket()
+        }
       case .failure:
         // A damaged picture: count it and go on.
-        corruptPackets += 1
+        damaged()
         if draining {
           errorsWhileDraining += 1
           if errorsWhileDraining > 64 { finished = true }
@@ -84,7 +111,10 @@ final class StreamDecoder {
     let code = av_seek_frame(
       file.format.pointer, file.stream.pointee.index, ticks, AVSEEK_FLAG_BACKWARD)
     guard case .success = FFmpegCall.status(code, "av_seek_frame") else { return false }
+    queue.reset()
     avcodec_flush_buffers(codec.pointer)
+    sentSinceFlush = false
+    restartAfterDrain = false
     draining = false
     finished = false
     errorsWhileDraining = 0
@@ -92,10 +122,53 @@ final class StreamDecoder {
     return true
   }
 
+  /// Back to the first frame of the stream with the counters at zero, as if just opened:
+  /// false when the demuxer cannot seek there.
+  func rewind() -> Bool {
+    guard seek(toTicks: file.clock.startTicks) else { return false }
+    decoderErrors = 0
+    skippedPackets = 0
+    queue.resetCounters()
+    return true
+  }
+
+  /// Drops the `count` oldest queued packets and empties the decoder, so that decoding starts
+  /// afresh at the packet after them (which must be a clean start). The frames the decoder
+  /// held are dropped with it.
+  func restart(dropping count: Int) {
+    queue.drop(count)
+    skippedPackets += count
+    if sentSinceFlush {
+      avcodec_flush_buffers(codec.pointer)
+      sentSinceFlush = false
+    }
+  }
+
+  /// The drain before a jump is over: empty the decoder and go on with the queued packets.
+  private func restartDrained() {
+    avcodec_flush_buffers(codec.pointer)
+    restartAfterDrain = false
+    draining = false
+    sentSinceFlush = false
+    errorsWhileDraining = 0
+  }
+
+  /// Counts one damaged packet or picture.
+  private func damaged() {
+    decoderErrors += 1
+    filter?.sawDamage()
+  }
+
   /// Moves the picture just received into `frame` and stamps it.
   private func take(into frame: Frame) -> FrameStamp {
     decodedFrames += 1
-    if scratch.pointer.pointee.decode_error_flags != 0 { corruptPackets += 1 }
+    if scratch.pointer.pointee.decode_error_flags != 0 { damaged() }
+    if let filter {
+      let decoded = scratch.pointer.pointee
+      filter.didDecode(
+        pts: StreamClock.timestamp(decoded.pts),
+        bestEffort: StreamClock.timestamp(decoded.best_effort_timestamp))
+    }
     frame.unref()
     av_frame_move_ref(frame.pointer, scratch.pointer)
     let stamp = file.clock.stamp(frame, after: lastStamp)
@@ -103,38 +176,33 @@ final class StreamDecoder {
     return stamp
   }
 
-  /// Hands the decoder the next packet it accepts, or starts draining at the end of the file.
+  /// Hands the decoder the next packet it accepts (and the filter lets through), or starts
+  /// draining at the end of the file.
   private func feedOnePacket() {
-    while readPacket() {
-      defer { packet.unref() }
-      if send(packet) { return }
-    }
-    startDraining()
-  }
-
-  /// Reads the next packet of our stream into `packet`; false at the end of the file, or where
-  /// the rest of it cannot be read (counted as damage).
-  private func readPacket() -> Bool {
-    var retries = 0
-    while true {
-      switch FFmpegCall.status(av_read_frame(file.format.pointer, packet.pointer), "av_read_frame")
-      {
-      case .success:
-        if packet.pointer.pointee.stream_index != file.stream.pointee.index {
-          packet.unref()
-          continue
-        }
-        if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
-        return true
-      case .again where retries < 100:
-        retries += 1
-      case .endOfFile:
-        return false
-      case .again, .failure:
-        corruptPackets += 1
-        return false
+    while let (packet, facts) = queue.take() {
+      defer { queue.recycle(packet) }
+      switch filter?.decision(for: facts, queue: queue) ?? .decode {
+      case .decode:
+        break
+      case .skip:
+        skippedPackets += 1
+        continue
+      case .jump(let dropping):
+        // Everything this packet on up to a clean start is left out; what the decoder holds
+        // comes out first (drain), then it starts afresh.
+        queue.drop(dropping)
+        skippedPackets += 1 + dropping
+        restartAfterDrain = true
+        startDraining()
+        return
+      }
+      if send(packet) {
+        sentSinceFlush = true
+        filter?.didSend(facts)
+        return
       }
     }
+    startDraining()
   }
 
   /// Sends `packet` to the decoder; false (and counted) when the decoder refuses it.
@@ -147,10 +215,10 @@ final class StreamDecoder {
     case .again:
       // Not expected: packets are sent only after every output was received, and FFmpeg
       // promises that a send then succeeds. Back to receiving; the packet is lost, so counted.
-      corruptPackets += 1
+      damaged()
       return true
     case .endOfFile, .failure:
-      corruptPackets += 1
+      damaged()
       return false
     }
   }
@@ -163,8 +231,33 @@ final class StreamDecoder {
       break  // end-of-file: it was draining already
     case .again, .failure:
       // It cannot drain: the pictures it holds are lost, which is damage, and nothing follows.
-      corruptPackets += 1
+      damaged()
       finished = true
     }
   }
+}
+
+/// Decides per packet whether a `StreamDecoder` decodes it, and hears what was decoded.
+protocol PacketFilter: AnyObject {
+  /// What to do with the packet described by `facts` (just taken from `queue`).
+  func decision(for facts: PacketFacts, queue: PacketQueue) -> PacketDecision
+  /// A packet was read from the file (before it is queued).
+  func didRead(_ facts: PacketFacts)
+  /// A packet went to the decoder.
+  func didSend(_ facts: PacketFacts)
+  /// A picture came out, with its own and its best-effort timestamp (absolute ticks).
+  func didDecode(pts: Int64?, bestEffort: Int64?)
+  /// The decoder rejected a packet or reported a damaged picture.
+  func sawDamage()
+}
+
+/// What a `PacketFilter` does with a packet.
+enum PacketDecision: Equatable {
+  /// Send it to the decoder.
+  case decode
+  /// Leave it out.
+  case skip
+  /// Leave it and the next `dropping` queued packets out, let the decoder give out what it
+  /// holds, then empty it: decoding goes on at the packet after them, a clean start.
+  case jump(dropping: Int)
 }

@@ -6,6 +6,8 @@ import LeamojiCore
 public final class VideoPlayback {
   private let file: VideoFile
   private let decoder: StreamDecoder
+  /// Leaves out frames a seek does not need (nil when every frame is decoded).
+  private let seekShortcut: SeekShortcut?
   private let scaler = Scaler()
   private var current = Frame()
   private var lookahead = Frame()
@@ -20,10 +22,16 @@ public final class VideoPlayback {
   public var corruptPacketCount: Int { decoder.corruptPackets }
 
   /// Opens `path` for playback.
+  /// - Parameter decodeEverything: seek by decoding every frame from the key frame on, rather
+  ///   than leaving out frames that cannot be on screen at the target (the same result).
   /// - Throws: `MediaError` naming the file.
-  public init(path: String) throws(MediaError) {
-    file = try VideoFile(path: path)
-    decoder = try StreamDecoder(file: file)
+  public init(path: String, decodeEverything: Bool = false) throws(MediaError) {
+    let file = try VideoFile(path: path)
+    self.file = file
+    let syntax = decodeEverything ? nil : SamplingShortcuts.syntax(for: file).0
+    decoder = try StreamDecoder(file: file, syntax: syntax)
+    seekShortcut = syntax.map { _ in SeekShortcut(clock: file.clock) }
+    decoder.filter = seekShortcut
   }
 
   /// Decodes the next frame and returns its presentation time in seconds from the stream's
@@ -54,6 +62,8 @@ public final class VideoPlayback {
   public func seek(to time: Double) -> Double? {
     let target = max(0, min(time, file.info.duration ?? time))
     guard decoder.seek(toTicks: file.clock.absoluteTicks(atSeconds: target)) else { return nil }
+    seekShortcut?.seekStarted(to: target)
+    defer { seekShortcut?.target = nil }
     lookaheadTime = nil
     var found: Double? = nil
     // Decode forward from the key frame: keep the last frame starting at or before the target.

@@ -71,6 +71,12 @@ struct Analyze: ParsableCommand {
   @Flag(help: "Print each stored entry as one line of JSON instead of the summary.")
   var json = false
 
+  @Flag(help: "Decode every frame, not only those needed (same result, slower).")
+  var decodeAll = false
+
+  @Flag(help: "Also say how each video was decoded (frames left out, or why none were).")
+  var verbose = false
+
   func validate() throws {
     if videos.isEmpty { throw ValidationError("give at least one video") }
     guard seekAhead >= 0, seekAhead <= 3600, seekAhead.isFinite else {
@@ -102,6 +108,7 @@ struct Analyze: ParsableCommand {
     options.srt = srt
     options.title = title
     options.description = description
+    options.decodeEverything = decodeAll
     options.threads = max(1, Classifier.defaultThreads / min(jobs, videos.count))
     let plan: AnalysisPlan
     do {
@@ -169,6 +176,7 @@ struct Analyze: ParsableCommand {
       }
       Console.warning(note)
     }
+    if verbose { Console.writeStderr(Console.safe("\(path): \(stored.decodingNote)") + "\n") }
     if json {
       Console.printJSON(jsonText(stored.movie))
     } else {

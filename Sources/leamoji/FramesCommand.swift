@@ -36,6 +36,9 @@ struct Frames: ParsableCommand {
   @Flag(name: .long, help: "Replace frame files that already exist in the output folder.")
   var overwrite = false
 
+  @Flag(help: "Decode every frame, not only those needed (same frames, slower).")
+  var decodeAll = false
+
   func validate() throws {
     guard interval.isFinite, interval >= 0.001, interval <= 86_400 else {
       throw ValidationError("--interval must be a number of seconds between 0.001 and 86400")
@@ -49,7 +52,8 @@ struct Frames: ParsableCommand {
     let export: FrameExport
     do {
       export = try FrameExport(
-        video: video, interval: interval, size: size.flatMap(PixelSize.init(parsing:)))
+        video: video, interval: interval, size: size.flatMap(PixelSize.init(parsing:)),
+        decodeEverything: decodeAll)
     } catch {
       throw CommandFailure(error)
     }

@@ -35,6 +35,13 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case noEditList = "h264-bframes-no-editlist.mp4"
   case videoStartsAfterAudio = "h264-video-from-0.5s-audio-from-0.mkv"
   case vp8AltRef = "vp8-altref-25fps.webm"
+  // For decoding only what the samples need (SamplingShortcutsTests): short GOPs, so that
+  // sampling jumps from key frame to key frame.
+  case h264NoBFrames = "h264-no-bframes-gop10.mp4"
+  case h264Pyramid = "h264-pyramid-gop15.mp4"
+  case h264OpenGOP = "h264-open-gop20.mkv"
+  case h264TS = "h264-gop12.ts"
+  case hevcClosedGOP = "hevc-closed-gop15.mp4"
 
   var testDescription: String { rawValue }
 
@@ -212,6 +219,38 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
         output: [
           "-c:v", "libvpx", "-b:v", "300k", "-auto-alt-ref", "1", "-lag-in-frames", "16",
           "-deadline", "good", "-cpu-used", "5",
+        ])
+    case .h264NoBFrames:
+      return Recipe(
+        frameCount: 100, rate: "25",
+        output: Fixture.x264 + ["-bf", "0", "-g", "10", "-x264-params", "scenecut=0"])
+    case .h264Pyramid:
+      return Recipe(
+        frameCount: 150, rate: "30",
+        output: Fixture.x264 + [
+          "-bf", "3", "-x264-params",
+          "b-pyramid=normal:b-adapt=0:keyint=15:min-keyint=15:scenecut=0",
+        ])
+    case .h264OpenGOP:
+      // Key frames are I frames with a recovery point, not IDR: the B frames after each one
+      // (in decoding order) refer to the GOP before it.
+      return Recipe(
+        frameCount: 130, rate: "25",
+        output: Fixture.x264 + [
+          "-bf", "3", "-x264-params", "open-gop=1:b-adapt=0:keyint=20:min-keyint=20:scenecut=0",
+        ])
+    case .h264TS:
+      return Recipe(
+        frameCount: 125, rate: "25",
+        output: Fixture.x264 + [
+          "-bf", "2", "-g", "12", "-x264-params", "scenecut=0", "-f", "mpegts",
+        ])
+    case .hevcClosedGOP:
+      return Recipe(
+        frameCount: 100, rate: "25",
+        output: [
+          "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params",
+          "log-level=none:bframes=3:keyint=15:min-keyint=15:open-gop=0:scenecut=0",
         ])
     case .withCoverArt:
       // A larger still picture (cover art) next to the video: the video must be chosen.
