@@ -75,7 +75,8 @@ public struct LabelJournal: Equatable, Sendable {
       throw LeamojiError("\(path): not a label journal (bad JSON)", kind: .badInput)
     }
     guard file.format == formatName else {
-      throw LeamojiError("\(path): not a label journal (format is not \(formatName))", kind: .badInput)
+      throw LeamojiError(
+        "\(path): not a label journal (format is not \(formatName))", kind: .badInput)
     }
     guard file.version >= 1, file.version <= version else {
       throw LeamojiError(

@@ -57,12 +57,10 @@ public final class LabelLoop {
           try draw(terminal)
         }
         let keys = try terminal.readKeys(timeout: 0.25)
-        var changed = false
         for key in keys {
           if key.isQuit { return finish(terminal) }
-          if try handle(key) { changed = true }
+          if try handle(key, terminal) { try draw(terminal) }
         }
-        if changed { try draw(terminal) }
       }
     } catch let error as LeamojiError {
       terminal.restore()
@@ -79,8 +77,9 @@ public final class LabelLoop {
     return Report(decided: decidedThisRun, terminationSignal: terminal.terminationSignal)
   }
 
-  /// Applies one key; true when the screen needs drawing.
-  private func handle(_ key: Key) throws(LeamojiError) -> Bool {
+  /// Applies one key; true when the screen needs drawing. A decision is drawn (the next frame
+  /// shown) before its files are written, so the screen answers at once.
+  private func handle(_ key: Key, _ terminal: TerminalSession) throws -> Bool {
     switch key {
     case .left, .up:
       session.move(-1)
@@ -90,16 +89,19 @@ public final class LabelLoop {
       message = nil
     case .space, .enter:
       guard let item = session.currentItem else { return false }
-      try decide(item.prediction.label.name)
+      try decide(item.prediction.label.name, terminal)
+      return false
     case .unknown:
       return false
     case .character(let byte):
       let character = Character(UnicodeScalar(byte))
       if character == "x" {
-        guard session.currentItem != nil else { return false }
-        try session.skip()
-        decidedThisRun += 1
+        guard let pending = session.stage(nil) else { return false }
         message = "skipped"
+        try draw(terminal)
+        try session.commit(pending, picture: nil)
+        decidedThisRun += 1
+        return false
       } else if character == "u" {
         switch try session.undo() {
         case .undone(let item, let label):
@@ -111,26 +113,30 @@ public final class LabelLoop {
       } else if let digit = character.wholeNumberValue, (1...9).contains(digit),
         digit <= labels.count
       {
-        guard session.currentItem != nil else { return false }
-        try decide(labels[digit - 1].name)
+        try decide(labels[digit - 1].name, terminal)
+        return false
       } else if let index = letters.firstIndex(where: { $0 == Character(character.lowercased()) }) {
-        guard session.currentItem != nil else { return false }
-        try decide(labels[index].name)
+        try decide(labels[index].name, terminal)
+        return false
       } else {
         return false
       }
+      return true
     default:
       return false
     }
     return true
   }
 
-  private func decide(_ label: String) throws(LeamojiError) {
+  /// Decides the current frame: the next frame on screen first, then the PNG and the journal.
+  private func decide(_ label: String, _ terminal: TerminalSession) throws {
     guard let item = session.currentItem else { return }
     let picture = try pictures.picture(for: item)
-    if case .filed(_, let file) = try session.decide(label, picture: picture.full) {
-      message = "filed \(file)"
-    }
+    guard let pending = session.stage(label) else { return }
+    let file = pending.decision.file ?? ""
+    message = "filed " + (pending.decision.test ? "test: " : "") + file
+    try draw(terminal)
+    try session.commit(pending, picture: picture.full)
     decidedThisRun += 1
   }
 

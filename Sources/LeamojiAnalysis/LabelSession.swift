@@ -98,7 +98,8 @@ public final class LabelSession {
   public func folderName(for label: String, in root: String) -> String {
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
     if let match = existing.sorted().first(where: {
-      $0.lowercased() == label.lowercased() && Self.isFolder((root as NSString).appendingPathComponent($0))
+      $0.lowercased() == label.lowercased()
+        && Self.isFolder((root as NSString).appendingPathComponent($0))
     }) {
       return match
     }
@@ -121,44 +122,88 @@ public final class LabelSession {
     current = nextUndecided(after: current, step: step)
   }
 
+  /// A decision taken in memory (the session already shows the next frame) whose files are not
+  /// written yet: `commit` writes them, or undoes the step when that fails.
+  public struct Pending: Sendable {
+    public let decision: LabelJournal.Decision
+    let root: String
+    let previous: Int?
+  }
+
   /// Files the current frame under `label` (a name from `labels`), `picture` being its
-  /// full-size frame, and moves on.
+  /// full-size frame, and moves on: `stage` then `commit`.
   /// - Throws: `LeamojiError` when the PNG or the journal cannot be written (nothing is
   ///   recorded then).
   @discardableResult
   public func decide(_ label: String, picture: RGBImage) throws(LeamojiError) -> Outcome {
-    guard let index = current else { return .nothingToUndo }
-    let item = items[index]
-    let earlier = journal.decisions.filter { $0.label == label }.count
-    let test = Self.goesToTest(number: earlier + 1, share: testShare)
-    let root = test ? testFolder : folder
-    try Self.makeFolder(root)
-    let labelFolder = folderName(for: label, in: root)
-    let file = labelFolder + "/" + item.name + ".png"
-    try Self.makeFolder((root as NSString).appendingPathComponent(labelFolder))
-    let bytes = try encode(picture)
-    do {
-      try DurableFile((root as NSString).appendingPathComponent(file)).write(bytes)
-    } catch {
-      throw LeamojiError(error)
-    }
-    try record(
-      LabelJournal.Decision(
-        item: item.name, label: label, file: file, test: test, guess: item.prediction.label.name,
-        confidence: (item.confidence * 10_000).rounded() / 10_000))
-    return .filed(label: label, file: (test ? "test: " : "") + file)
+    guard let pending = stage(label) else { return .nothingToUndo }
+    try commit(pending, picture: picture)
+    return .filed(
+      label: label, file: (pending.decision.test ? "test: " : "") + pending.decision.file!)
   }
 
   /// Skips the current frame (recorded, so a later run skips it too) and moves on.
   @discardableResult
   public func skip() throws(LeamojiError) -> Outcome {
-    guard let index = current else { return .nothingToUndo }
-    let item = items[index]
-    try record(
-      LabelJournal.Decision(
-        item: item.name, label: nil, file: nil, test: false, guess: item.prediction.label.name,
-        confidence: (item.confidence * 10_000).rounded() / 10_000))
+    guard let pending = stage(nil) else { return .nothingToUndo }
+    try commit(pending, picture: nil)
     return .skipped
+  }
+
+  /// Takes the decision `label` (nil: skip) for the current frame in memory and moves to the
+  /// next frame, so that the screen can show it before the files are written; nil when every
+  /// frame is decided. Call `commit` next, before anything else changes the session.
+  public func stage(_ label: String?) -> Pending? {
+    guard let index = current else { return nil }
+    let item = items[index]
+    let confidence = (item.confidence * 10_000).rounded() / 10_000
+    let decision: LabelJournal.Decision
+    var root = folder
+    if let label {
+      let earlier = journal.decisions.filter { $0.label == label }.count
+      let test = Self.goesToTest(number: earlier + 1, share: testShare)
+      root = test ? testFolder : folder
+      let file = folderName(for: label, in: root) + "/" + item.name + ".png"
+      decision = LabelJournal.Decision(
+        item: item.name, label: label, file: file, test: test, guess: item.prediction.label.name,
+        confidence: confidence)
+    } else {
+      decision = LabelJournal.Decision(
+        item: item.name, label: nil, file: nil, test: false, guess: item.prediction.label.name,
+        confidence: confidence)
+    }
+    journal.decisions.append(decision)
+    decided.insert(item.name)
+    current = nextUndecided(after: index)
+    return Pending(decision: decision, root: root, previous: index)
+  }
+
+  /// Writes a staged decision: the PNG of `picture` (not for a skip), then the journal. When
+  /// either fails, the decision is taken back (the frame is current again) and the error thrown.
+  public func commit(_ pending: Pending, picture: RGBImage?) throws(LeamojiError) {
+    do throws(LeamojiError) {
+      if let file = pending.decision.file {
+        guard let picture else {
+          throw LeamojiError("\(file): no picture to write", kind: .unexpected)
+        }
+        let path = (pending.root as NSString).appendingPathComponent(file)
+        try Self.makeFolder((path as NSString).deletingLastPathComponent)
+        let bytes = try encode(picture)
+        do {
+          try DurableFile(path).write(bytes)
+        } catch {
+          throw LeamojiError(error)
+        }
+      }
+      try journal.write(folder: folder)
+    } catch {
+      if let last = journal.decisions.last, last == pending.decision {
+        journal.decisions.removeLast()
+        decided.remove(last.item)
+        current = pending.previous
+      }
+      throw error
+    }
   }
 
   /// Undoes the last decision in the journal (from this run or an earlier one): removes its
@@ -174,7 +219,8 @@ public final class LabelSession {
         do {
           try FileManager.default.removeItem(atPath: path)
         } catch {
-          throw LeamojiError("\(path): cannot remove (\(error.localizedDescription))", kind: .cannotWrite)
+          throw LeamojiError(
+            "\(path): cannot remove (\(error.localizedDescription))", kind: .cannotWrite)
         }
       }
       // An empty label folder would stop `train` ("no images"): remove it when it is empty.
@@ -196,15 +242,6 @@ public final class LabelSession {
     guard share > 0, number > 0 else { return false }
     return (Double(number) * share + 1e-9).rounded(.down)
       > (Double(number - 1) * share + 1e-9).rounded(.down)
-  }
-
-  private func record(_ decision: LabelJournal.Decision) throws(LeamojiError) {
-    var journal = self.journal
-    journal.decisions.append(decision)
-    try journal.write(folder: folder)
-    self.journal = journal
-    decided.insert(decision.item)
-    current = nextUndecided(after: current)
   }
 
   private static func isFolder(_ path: String) -> Bool {

@@ -21,7 +21,8 @@ public struct LabelPanel: Equatable, Sendable {
   public var keys: String
 
   public init(
-    heading: String, guess: Label?, confidence: Double, choices: [(label: Label, letter: Character?)],
+    heading: String, guess: Label?, confidence: Double,
+    choices: [(label: Label, letter: Character?)],
     counts: String, message: String?, keys: String
   ) {
     self.heading = heading
@@ -67,7 +68,9 @@ public enum LabelView {
   public static func layer(for panel: LabelPanel, columns: Int, rows: Int) -> OverlayLayer {
     var layer = OverlayLayer(columns: columns, rows: rows)
     let top = max(0, rows - Self.rows)
-    for row in top..<rows { layer.fill(row: row, column: 0, width: columns, background: panelBackground) }
+    for row in top..<rows {
+      layer.fill(row: row, column: 0, width: columns, background: panelBackground)
+    }
     layer.write(panel.heading, row: top, column: 1, foreground: text, background: panelBackground)
 
     var col = 1
@@ -79,11 +82,13 @@ public enum LabelView {
     }
     for (index, choice) in panel.choices.enumerated() where index < 9 {
       let key = "\(index + 1)" + (choice.letter.map { "/\($0)" } ?? "")
-      col = layer.write(
-        "[\(key)] \(choice.label.emoji) \(choice.label.name)", row: top + 1, column: col,
-        foreground: choice.label.colour, background: panelBackground) + 2
+      col =
+        layer.write(
+          "[\(key)] \(choice.label.emoji) \(choice.label.name)", row: top + 1, column: col,
+          foreground: choice.label.colour, background: panelBackground) + 2
     }
-    layer.write(panel.counts, row: top + 2, column: 1, foreground: text, background: panelBackground)
+    layer.write(
+      panel.counts, row: top + 2, column: 1, foreground: text, background: panelBackground)
     if let message = panel.message {
       layer.write(message, row: top + 3, column: 1, foreground: text, background: panelBackground)
     }

@@ -107,7 +107,8 @@ struct LabelFrames: ParsableCommand {
       let session = try LabelSession(
         folder: into, testShare: testShare, labels: classifier.labelNames, items: items)
       report = try LabelLoop(
-        session: session, labels: classifier.labels, fixedSize: size.flatMap(PixelSize.init(parsing:))
+        session: session, labels: classifier.labels,
+        fixedSize: size.flatMap(PixelSize.init(parsing:))
       ).run()
       let counts = session.counts
       let summary = classifier.labelNames.map { "\($0) \(counts[$0] ?? 0)" }
