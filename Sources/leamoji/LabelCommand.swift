@@ -24,7 +24,7 @@ struct LabelFrames: ParsableCommand {
 
       Examples:
         leamoji label SampleVideos/night-walk.mp4 --into labels/
-        leamoji label SampleVideos/meadow-storm.mp4 frames/ --into labels/ --order time --test-share 0.2
+        leamoji label frames/ movie.mp4 --into labels/ --test-share 0.2 --order time
       """
   )
 
