@@ -9,7 +9,8 @@ struct LabelViewTests {
   func letters() {
     #expect(LabelView.letters(for: Label.standard, reserved: ["x", "u", "q"]) == ["h", "n", "s"])
     let labels = ["sad", "scary", "uncanny", "Happy", "Éclair"].map { Label(name: $0) }
-    #expect(LabelView.letters(for: labels, reserved: ["x", "u", "q"]) == [nil, nil, nil, "h", nil])
+    #expect(
+      LabelView.letters(for: labels, reserved: ["x", "u", "q"]) == [nil, nil, nil, "h", nil])
   }
 
   @Test("the panel: heading, guess, keys and counts in the bottom rows; any width is safe")
