@@ -35,6 +35,30 @@ struct LabelCommandTests {
     #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("labels").path))
   }
 
+  @Test("in a terminal, a missing source or a damaged journal is one line and exit 66 / 65")
+  func badInputs() throws {
+    let work = try CLI.temporaryFolder("label-bad")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let labels = work.appendingPathComponent("labels")
+    var run = try InteractiveRun(
+      ["label", work.appendingPathComponent("missing.mp4").path, "--into", labels.path], in: work)
+    var (screen, status) = try run.waitForExit()
+    run.stop()
+    #expect(status == 66, "\(screen)")
+    #expect(screen.contains("missing.mp4: no such file"), "\(screen)")
+
+    try FileManager.default.createDirectory(at: labels, withIntermediateDirectories: true)
+    let journal = labels.appendingPathComponent(".leamoji-label.json")
+    try Data("{ not json".utf8).write(to: journal)
+    run = try InteractiveRun(["label", Self.video, "--into", labels.path], in: work)
+    (screen, status) = try run.waitForExit()
+    run.stop()
+    #expect(status == 65, "\(screen)")
+    #expect(screen.contains(".leamoji-label.json: not a label journal"), "\(screen)")
+    #expect(try String(contentsOf: journal, encoding: .utf8) == "{ not json", "left as it was")
+    #expect(labelledFiles(in: labels).isEmpty)
+  }
+
   @Test(
     "keys file frames under Happy/Neutral/Scary, u undoes, q restores; a second run resumes and undoes across runs"
   )
