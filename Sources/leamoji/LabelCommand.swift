@@ -95,7 +95,13 @@ struct LabelFrames: ParsableCommand {
       let lock: FileLock
       do {
         try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
-        lock = try FileLock.acquire(LabelJournal.path(in: into) + ".lock")
+        let lockPath = LabelJournal.path(in: into) + ".lock"
+        if Self.isLockedElsewhere(lockPath) {
+          Console.writeStderr(
+            "\(Console.safe(into)): another leamoji label run is using this folder; waiting for it\n"
+          )
+        }
+        lock = try FileLock.acquire(lockPath)
       } catch let error as DurableFileError {
         throw CommandFailure(error)
       } catch {
@@ -122,5 +128,18 @@ struct LabelFrames: ParsableCommand {
     if let signal = report.terminationSignal {
       throw ExitCode(128 + signal)
     }
+  }
+
+  /// True when another process holds the journal's lock (a quick non-blocking look, so that a
+  /// second run says why it waits instead of hanging silently).
+  static func isLockedElsewhere(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+      _ = flock(fd, LOCK_UN)
+      return false
+    }
+    return errno == EWOULDBLOCK
   }
 }
