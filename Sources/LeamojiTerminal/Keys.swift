@@ -8,6 +8,8 @@ public enum Key: Equatable, Sendable {
   case escape
   /// Ctrl-C arriving as a byte (0x03), when the terminal does not turn it into SIGINT.
   case interrupt
+  /// Enter or Return (CR, or LF from terminals that send it): accept, in the labelling view.
+  case enter
   /// Arrow keys (`ESC [ A`…`D` or `ESC O A`…`D`, modifiers ignored).
   case up, down, right, left
   /// Any other printable ASCII character.
@@ -111,6 +113,7 @@ public enum KeyParser {
     case 0x20: return .space
     case 0x71, 0x51: return .quit  // q, Q
     case 0x03: return .interrupt
+    case 0x0D, 0x0A: return .enter
     case 0x21...0x7E: return .character(byte)
     default: return .unknown
     }

@@ -26,7 +26,7 @@ struct Example: Sendable {
   }
 
   /// Whether it needs a terminal (the player).
-  var needsTerminal: Bool { command.first == "play" }
+  var needsTerminal: Bool { command.first == "play" || command.first == "label" }
 }
 
 /// Examples run one after the other in one folder, as a reader would type them: later ones may
@@ -224,6 +224,7 @@ enum ExampleInputs {
     "evaluate": Rule(positionals: .files, options: ["--model"]),
     "classify": Rule(positionals: .files, options: ["--model"]),
     "model": Rule(positionals: .files),
+    "label": Rule(positionals: .files, options: ["--model"]),
   ]
 
   /// The input words of `words` (which start with `leamoji <command>`); `valueOptions` are the
@@ -621,6 +622,10 @@ struct ExampleRunner {
       screen = try tmux.screen()
       if exitStatus(screen) != nil { break }
       if let clock = playerClock(screen), clock >= 1 {
+        sawPlayer = try tmux.screen(escapes: true).contains("▀")
+        break
+      }
+      if screen.contains("frame 1 of") {  // label's screen
         sawPlayer = try tmux.screen(escapes: true).contains("▀")
         break
       }
