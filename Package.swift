@@ -106,7 +106,7 @@ let package = Package(
       name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore", "MallocCounter"]),
     .testTarget(
       name: "LeamojiClassifierTests",
-      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
+      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"], exclude: ["Fixtures"]),
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
     .testTarget(
       name: "LeamojiTerminalTests",
