@@ -109,7 +109,8 @@ public enum Trainer {
       // Cosine decay from the full rate to 5 % of it over the run.
       let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
       session.optimizer.learningRate =
-        options.learningRate * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
+        options.learningRate
+        * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
       var lossSum = 0.0
       var correct = 0
       for b in 0..<batches {

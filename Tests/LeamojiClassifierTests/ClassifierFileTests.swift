@@ -82,7 +82,9 @@ struct ClassifierFileTests {
     #expect(header.contains(#""layers":"[{\"in\":3,\"kernel\":3,\"name\":\"conv1\",\"out\":16,"#))
   }
 
-  @Test("an old file (the model shipped until issue 11) and the shipped model load and are written again byte for byte")
+  @Test(
+    "an old file (the model shipped until issue 11) and the shipped model load and are written again byte for byte"
+  )
   func shippedModel() throws {
     for path in [oldModelPath, shippedModelPath] {
       let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

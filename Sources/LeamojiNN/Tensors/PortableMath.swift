@@ -53,7 +53,9 @@ public enum PortableMath {
     p = p * r + 1.0
     // Scale in two exact steps so results near the subnormal range round only once.
     let ki = Int(k)
-    if ki < -1000 { return p * Double(sign: .plus, exponent: ki + 1000, significand: 1) * 0x1p-1000 }
+    if ki < -1000 {
+      return p * Double(sign: .plus, exponent: ki + 1000, significand: 1) * 0x1p-1000
+    }
     return Double(sign: .plus, exponent: ki, significand: p)
   }
 

@@ -61,7 +61,9 @@ extension Optimizer {
     }
     update(&p, gradients: g)
     for (s, t) in zip(segments, p) {
-      t.data.withUnsafeBufferPointer { (parameters + s.offset).update(from: $0.baseAddress!, count: s.count) }
+      t.data.withUnsafeBufferPointer {
+        (parameters + s.offset).update(from: $0.baseAddress!, count: s.count)
+      }
     }
   }
 }
@@ -107,12 +109,16 @@ public struct SGD: Optimizer {
   }
 
   public mutating func update(_ parameters: inout [Tensor], gradients: [Tensor]) {
-    if velocity.isEmpty { velocity = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count }) }
+    if velocity.isEmpty {
+      velocity = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
+    }
     let count = velocity.count
     let (lr, mu, wd) = (learningRate, momentum, weightDecay)
     velocity.withUnsafeMutableBufferPointer { v in
       forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
-        SGD.step(count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0)
+        SGD.step(
+          count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
+          decay: s.isWeight ? wd : 0)
       }
     }
   }
@@ -196,7 +202,8 @@ public struct AdamW: Optimizer {
       v.withUnsafeMutableBufferPointer { vb in
         forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
           AdamW.step(
-            count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset,
+            count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
+            v: vb.baseAddress! + s.offset,
             constants: k, decay: s.isWeight ? k.lr * weightDecay : 0)
         }
       }

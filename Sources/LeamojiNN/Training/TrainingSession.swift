@@ -54,7 +54,8 @@ public final class TrainingSession<O: Optimizer> {
       let tensors = current.parameters.map { t in
         defer { offset += t.count }
         return Tensor(
-          shape: t.shape, data: Array(UnsafeBufferPointer(start: context.parameters + offset, count: t.count)))
+          shape: t.shape,
+          data: Array(UnsafeBufferPointer(start: context.parameters + offset, count: t.count)))
       }
       do {
         try current.setParameters(tensors)

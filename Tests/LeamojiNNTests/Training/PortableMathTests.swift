@@ -19,7 +19,8 @@ struct PortableMathTests {
       let x = -80 * rng.nextUnitDouble() + 10  // softmax arguments are ≤ 0; a few above
       worstExp = max(worstExp, relativeError(PortableMath.exp(x), Foundation.exp(x)))
       let y = Foundation.exp(60 * rng.nextUnitDouble() - 30)
-      worstLog = max(worstLog, abs(PortableMath.log(y) - Foundation.log(y)) / max(1, abs(Foundation.log(y))))
+      worstLog = max(
+        worstLog, abs(PortableMath.log(y) - Foundation.log(y)) / max(1, abs(Foundation.log(y))))
     }
     #expect(worstExp < 1e-15, "exp relative error \(worstExp)")
     #expect(worstLog < 1e-15, "log error \(worstLog)")
@@ -66,6 +67,8 @@ struct PortableMathTests {
     // Same seed, same bits.
     var a = SplitMix64(seed: 9)
     var b = SplitMix64(seed: 9)
-    #expect((0..<100).map { _ in a.nextFastNormal().bitPattern } == (0..<100).map { _ in b.nextFastNormal().bitPattern })
+    #expect(
+      (0..<100).map { _ in a.nextFastNormal().bitPattern }
+        == (0..<100).map { _ in b.nextFastNormal().bitPattern })
   }
 }

@@ -27,11 +27,15 @@ struct TrainingSessionTests {
       try sgdReference.trainStep(batch, labels: labels, optimizer: &sgd, threads: 1)
       try sgdSession.step(batch, labels: labels, threads: 2)
       if step == 1 {  // reading the network mid-run must not disturb the run
-        #expect(TestSupport.bits(adamSession.network.parameters) == TestSupport.bits(reference.parameters))
+        #expect(
+          TestSupport.bits(adamSession.network.parameters) == TestSupport.bits(reference.parameters)
+        )
       }
     }
-    #expect(TestSupport.bits(adamSession.network.parameters) == TestSupport.bits(reference.parameters))
-    #expect(TestSupport.bits(sgdSession.network.parameters) == TestSupport.bits(sgdReference.parameters))
+    #expect(
+      TestSupport.bits(adamSession.network.parameters) == TestSupport.bits(reference.parameters))
+    #expect(
+      TestSupport.bits(sgdSession.network.parameters) == TestSupport.bits(sgdReference.parameters))
     #expect(TestSupport.bits(reference.parameters) != TestSupport.bits(try network().parameters))
   }
 
@@ -58,7 +62,8 @@ struct TrainingSessionTests {
   /// Counts the heap allocations of steady-state steps on this thread (`MallocCounter`
   /// interposes malloc in the test executable); the first steps size every buffer.
   /// (Not run under a sanitizer, which owns malloc: the counter is compiled out there.)
-  @Test(.enabled(if: leamoji_malloc_counter_available() == 1, "no allocation counter in this build"))
+  @Test(
+    .enabled(if: leamoji_malloc_counter_available() == 1, "no allocation counter in this build"))
   func steadyStateStepsAllocateNothing() throws {
     // The counter works: an array allocates.
     leamoji_malloc_counter_start()
