@@ -99,10 +99,14 @@ let package = Package(
     ),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
-    .testTarget(name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore"]),
+    // Counts a thread's heap allocations in the test executable (interposes malloc); tests use
+    // it to prove the training step allocates nothing.
+    .target(name: "MallocCounter", path: "Tests/MallocCounter"),
+    .testTarget(
+      name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore", "MallocCounter"]),
     .testTarget(
       name: "LeamojiClassifierTests",
-      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"]),
+      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"], exclude: ["Fixtures"]),
     .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
     .testTarget(
       name: "LeamojiTerminalTests",

@@ -14,11 +14,14 @@
 # its own lighting), named explicitly with --set classic: `scenes dataset` now defaults to the
 # varied set (lighting says nothing about the mood), which the next default model will be
 # trained on. The model card's creation date is fixed (MODEL_CREATED) so that the model file is
-# reproduced byte for byte. The committed Models/leamoji.safetensors predates model cards, so a
-# regenerated one also carries the card below. Note: training is bit-reproducible on one machine
-# (any thread count), but on an AVX-512 host the code of the commit that made the committed
-# model gives other weights than the committed ones (checked 2026-11-23; the new code gives the
-# same weights as that code there): the platform's maths library may differ between hosts.
+# reproduced byte for byte: `scripts/regenerate-assets.sh model` writes the committed
+# Models/leamoji.safetensors again, bit for bit, for any --threads. Training uses no maths
+# library function whose last bit could differ between hosts (glibc picks FMA or SSE2 variants
+# of exp, log, cos and pow at run time): softmax, Box–Muller, the learning-rate schedule and
+# Adam's bias correction use LeamojiNN's PortableMath, the noise augmentation integer sums, and
+# the kernels the same AVX2/FMA instructions on every host (docs/network-kernels.md). The
+# model shipped until issue 11 (kept as Tests/LeamojiClassifierTests/Fixtures/
+# leamoji-2026-11-22.safetensors) was not reproducible this way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"

@@ -13,7 +13,8 @@ public struct Augmentation: OptionSet, Sendable, CustomStringConvertible {
   public static let crop = Augmentation(rawValue: 2)
   /// Brighten or darken by up to ±15 %.
   public static let exposure = Augmentation(rawValue: 4)
-  /// Add a little per-pixel Gaussian noise (σ = 0.03 of full scale).
+  /// Add a little per-pixel, approximately Gaussian noise (σ = 0.03 of full scale; sum of four
+  /// uniforms, `SplitMix64.nextFastNormal`).
   public static let noise = Augmentation(rawValue: 8)
 
   static let names: [(String, Augmentation)] = [
@@ -95,7 +96,11 @@ extension Augmentation {
       for i in img.indices { img[i] = min(1, img[i] * gain) }
     }
     if augment.contains(.noise) {
-      for i in img.indices { img[i] = min(1, max(0, img[i] + Float(rng.nextGaussian() * 0.03))) }
+      // Approximately normal (SplitMix64.nextFastNormal): Box–Muller's log and cos per pixel
+      // were a quarter of the training time.
+      img.withUnsafeMutableBufferPointer { px in
+        for i in px.indices { px[i] = min(1, max(0, px[i] + rng.nextFastNormal() * 0.03)) }
+      }
     }
     return img
   }

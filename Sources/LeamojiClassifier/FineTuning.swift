@@ -56,22 +56,4 @@ enum FineTuning {
     }
     return parameterised.prefix(layers).reduce(0) { $0 + $1.parameters.count }
   }
-
-  /// One training step that leaves the first `frozen` parameter tensors untouched (not even
-  /// weight decay reaches them); with none frozen it is `Network.trainStep`.
-  static func step(
-    _ network: inout Network, _ batch: Tensor, labels: [Int], frozen: Int,
-    optimizer: inout some Optimizer, threads: Int
-  ) throws(NNError) -> BatchResult {
-    guard frozen > 0 else {
-      return try network.trainStep(batch, labels: labels, optimizer: &optimizer, threads: threads)
-    }
-    let (result, gradients) = try network.gradients(batch, labels: labels, threads: threads)
-    var parameters = network.parameters
-    var trainable = Array(parameters[frozen...])
-    optimizer.update(&trainable, gradients: Array(gradients[frozen...]))
-    parameters.replaceSubrange(frozen..., with: trainable)
-    try network.setParameters(parameters)
-    return result
-  }
 }

@@ -91,8 +91,10 @@ public enum Trainer {
     let emoji = start.emojiEntry
     let frozen = try FineTuning.frozenParameterCount(start.network, layers: options.freeze)
     let maker = BatchMaker(size: training.size, normalisation: normalisation)
-    var network = start.network
-    var optimizer = AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay)
+    let session = TrainingSession(
+      network: start.network,
+      optimizer: AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay),
+      frozen: frozen)
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
     let batches = (training.count + batchSize - 1) / batchSize
@@ -106,8 +108,9 @@ public enum Trainer {
       shuffle(&order, using: &shuffler)
       // Cosine decay from the full rate to 5 % of it over the run.
       let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
-      optimizer.learningRate =
-        options.learningRate * Float(0.05 + 0.95 * 0.5 * (1 + cos(Double.pi * progress)))
+      session.optimizer.learningRate =
+        options.learningRate
+        * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
       var lossSum = 0.0
       var correct = 0
       for b in 0..<batches {
@@ -117,9 +120,8 @@ public enum Trainer {
           threads: options.threads)
         let result: BatchResult
         do {
-          result = try FineTuning.step(
-            &network, input, labels: indices.map { training.labels[$0] }, frozen: frozen,
-            optimizer: &optimizer, threads: options.threads)
+          result = try session.step(
+            input, labels: indices.map { training.labels[$0] }, threads: options.threads)
         } catch {
           throw .network(error)
         }
@@ -127,6 +129,7 @@ public enum Trainer {
         correct += result.correct
         onBatch(b + 1, batches)
       }
+      let network = session.network
       let validated = try validation.map { set throws(ClassifierError) in
         try Trainer.score(of: network, on: set, maker: maker, threads: options.threads)
       }
@@ -143,6 +146,7 @@ public enum Trainer {
       reports.append(report)
       onEpoch(report)
     }
+    var network = session.network
     do {
       try network.restore(best!.snapshot)
     } catch {

@@ -22,7 +22,7 @@ struct CNNBenchmark {
   func run() throws {
     // The shipped model's shape: the standard labels, 64x64 RGB input.
     let classes = Label.standard.count
-    var network = try Network(
+    let network = try Network(
       specs: LayerSpec.defaultArchitecture(classes: classes), inputShape: [3, 64, 64], seed: 1)
     let perLayer = flops(of: network)
     let total = perLayer.reduce(0) { $0 + $1.flops }
@@ -60,12 +60,12 @@ struct CNNBenchmark {
         format: "  inference, batch 32:  %8.1f images/s  (%.2f GFLOP/s overall, %.0f %% of peak)",
         rate32, rate32 * Double(total) / 1e9, 100 * rate32 * Double(total) / 1e9 / peak))
 
-    var optimizer = AdamW(learningRate: 1e-3, weightDecay: 1e-4)
+    // The step `leamoji train` runs: a TrainingSession (flat buffers, no allocation).
+    let session = TrainingSession(
+      network: network, optimizer: AdamW(learningRate: 1e-3, weightDecay: 1e-4))
     let labelsBatch = (0..<32).map { $0 % classes }
     let trainRate =
-      try measure {
-        try network.trainStep(batch, labels: labelsBatch, optimizer: &optimizer, threads: threads)
-      } * 32
+      try measure { try session.step(batch, labels: labelsBatch, threads: threads) } * 32
     let trainGflops = trainRate * 3 * Double(total) / 1e9
     print(
       String(

@@ -55,9 +55,10 @@ struct ModelCardCommandTests {
     #expect(human.stdout.contains("😱 scary: precision"))
   }
 
-  @Test("the shipped model has no card: model prints what is known")
+  @Test("a model from before cards (the one shipped until issue 11): model prints what is known")
   func oldModel() throws {
-    let shipped = ShippedAssetsTests.repository.appendingPathComponent("Models/leamoji.safetensors")
+    let shipped = ShippedAssetsTests.repository.appendingPathComponent(
+      "Tests/LeamojiClassifierTests/Fixtures/leamoji-2026-11-22.safetensors")
     let text = try CLI.leamoji(["model", shipped.path])
     #expect(text.status == 0, "\(text.stderr)")
     #expect(text.stdout.contains("Labels:        😀 happy, 😐 neutral, 😱 scary"))

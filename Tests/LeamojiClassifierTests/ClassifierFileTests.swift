@@ -82,13 +82,17 @@ struct ClassifierFileTests {
     #expect(header.contains(#""layers":"[{\"in\":3,\"kernel\":3,\"name\":\"conv1\",\"out\":16,"#))
   }
 
-  @Test("an old file (the shipped model) loads and is written again byte for byte")
+  @Test(
+    "an old file (the model shipped until issue 11) and the shipped model load and are written again byte for byte"
+  )
   func shippedModel() throws {
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shippedModelPath)))
-    let classifier = try Classifier.decode(bytes, path: "shipped")
-    #expect(classifier.labels == Label.standard)
-    #expect(classifier.inputSize == PixelSize(width: 64, height: 64))
-    #expect(classifier.encoded() == bytes)
+    for path in [oldModelPath, shippedModelPath] {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      let classifier = try Classifier.decode(bytes, path: "shipped")
+      #expect(classifier.labels == Label.standard)
+      #expect(classifier.inputSize == PixelSize(width: 64, height: 64))
+      #expect(classifier.encoded() == bytes)
+    }
   }
 
   @Test func missingFileNamesThePathAsGiven() {

@@ -23,10 +23,15 @@ func toySet(count: Int, size: Int = 16, seed: UInt64 = 7) -> ImageSet {
   return set
 }
 
-/// The shipped model: a file written before the classifier took over the model metadata.
+/// The shipped model (`Models/leamoji.safetensors`, with a model card since issue 11).
 let shippedModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Models/leamoji.safetensors").path
+
+/// The model shipped until issue 11, kept as a fixture: a file written before the classifier
+/// took over the model metadata and before model cards.
+let oldModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Fixtures/leamoji-2026-11-22.safetensors").path
 
 /// A patterned image, different for each `kind` (0, 1, 2) and `seed`.
 func patternImage(kind: Int, size: Int = 64, seed: UInt64) -> RGBImage {

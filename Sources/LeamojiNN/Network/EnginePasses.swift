@@ -59,10 +59,10 @@ extension Engine {
     let m = Double(zMax)
     var total = 0.0
     for i in 0..<classes {
-      ws.exponentials[i] = exp(Double(z[i]) - m)
+      ws.exponentials[i] = PortableMath.exp(Double(z[i]) - m)
       total += ws.exponentials[i]
     }
-    let loss = m + log(total) - Double(z[label])
+    let loss = m + PortableMath.log(total) - Double(z[label])
     var dy = ws.gradientA
     var dx = ws.gradientB
     for i in 0..<classes {

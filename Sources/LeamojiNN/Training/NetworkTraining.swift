@@ -150,14 +150,17 @@ extension Network {
   /// The engine's batch gradient: every sample's gradient into its own slot (in parallel),
   /// then the slots added to `context.total` strictly in sample order, up to `chunk` samples
   /// at a time (bounded memory). Loss is summed in sample order too.
+  /// With `loadParameters` false the context's flat parameters are used as they are
+  /// (`TrainingSession` keeps them there between steps).
   func engineGradients(
-    _ batch: Tensor, labels: [Int], threads: Int, context: EngineContext
+    _ batch: Tensor, labels: [Int], threads: Int, context: EngineContext,
+    loadParameters: Bool = true
   ) -> BatchResult {
     let engine = context.engine
     let n = batch.shape[0]
     let count = engine.parameterCount
     let size = engine.inputCount
-    context.load(layers)
+    if loadParameters { context.load(layers) }
     context.total.update(repeating: 0, count: count)
     guard n > 0 else { return BatchResult(meanLoss: 0, correct: 0, count: 0) }
     let chunk = min(n, 64)
@@ -226,8 +229,15 @@ extension Network {
 
   // MARK: Checks
 
+  /// Checks a labelled batch without allocating (`TrainingSession.step`).
+  func check(_ batch: Tensor, labels: [Int]) throws(NNError) {
+    try checkLabels(labels, count: checkBatch(batch))
+  }
+
   private func checkBatch(_ batch: Tensor) throws(NNError) -> Int {
-    guard batch.rank == inputShape.count + 1, Array(batch.shape.dropFirst()) == inputShape else {
+    guard batch.rank == inputShape.count + 1,
+      inputShape.indices.allSatisfy({ batch.shape[$0 + 1] == inputShape[$0] })
+    else {
       throw .badInput(expected: inputShape, found: batch.shape)
     }
     return batch.shape[0]

@@ -8,6 +8,87 @@ public protocol Optimizer: Sendable {
 
   /// One update of `parameters` (in network order) given gradients of the same shapes.
   mutating func update(_ parameters: inout [Tensor], gradients: [Tensor])
+
+  /// One update of parameters held in one flat buffer (network order), given the gradients in
+  /// a buffer of the same layout; `segments` says where each tensor lies (only the listed
+  /// ones change). Training loops use this to step without allocating (`TrainingSession`);
+  /// the built-in optimisers compute exactly what `update(_:gradients:)` does.
+  mutating func update(
+    flat parameters: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>,
+    segments: UnsafeBufferPointer<ParameterSegment>)
+}
+
+/// Where one parameter tensor lies in a flat parameter buffer, and whether it is a weight
+/// (rank ≥ 2: weight decay applies) or a bias.
+public struct ParameterSegment: Equatable, Sendable {
+  /// First float of the tensor in the flat buffer.
+  public var offset: Int
+  /// Floats in the tensor.
+  public var count: Int
+  /// True for weights (rank ≥ 2), false for biases.
+  public var isWeight: Bool
+  public init(offset: Int, count: Int, isWeight: Bool) {
+    self.offset = offset
+    self.count = count
+    self.isWeight = isWeight
+  }
+
+  /// The segments of `tensors` laid end to end in order.
+  public static func layout(of tensors: [Tensor]) -> [ParameterSegment] {
+    var offset = 0
+    return tensors.map { t in
+      defer { offset += t.count }
+      return ParameterSegment(offset: offset, count: t.count, isWeight: t.rank >= 2)
+    }
+  }
+}
+
+extension Optimizer {
+  /// The fallback for optimisers without a flat path: copies into tensors and back (allocates).
+  public mutating func update(
+    flat parameters: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>,
+    segments: UnsafeBufferPointer<ParameterSegment>
+  ) {
+    var p = segments.map { s in
+      Tensor(
+        shape: s.isWeight ? [1, s.count] : [s.count],
+        data: Array(UnsafeBufferPointer(start: parameters + s.offset, count: s.count)))
+    }
+    let g = segments.map { s in
+      Tensor(
+        shape: s.isWeight ? [1, s.count] : [s.count],
+        data: Array(UnsafeBufferPointer(start: gradients + s.offset, count: s.count)))
+    }
+    update(&p, gradients: g)
+    for (s, t) in zip(segments, p) {
+      t.data.withUnsafeBufferPointer {
+        (parameters + s.offset).update(from: $0.baseAddress!, count: s.count)
+      }
+    }
+  }
+}
+
+/// Runs `body(segment, parameters, gradients)` for each tensor of `parameters` (network
+/// order) on its place in the flat buffers, copying the results back.
+private func forEachSegment(
+  _ parameters: inout [Tensor], gradients: [Tensor], stateCount: Int,
+  _ body: (ParameterSegment, UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
+) {
+  precondition(parameters.count == gradients.count, "one gradient per parameter")
+  var offset = 0
+  for t in 0..<parameters.count {
+    precondition(parameters[t].shape == gradients[t].shape, "gradient shape")
+    let segment = ParameterSegment(
+      offset: offset, count: parameters[t].count, isWeight: parameters[t].rank >= 2)
+    precondition(offset + segment.count <= stateCount, "optimizer used with another network")
+    gradients[t].data.withUnsafeBufferPointer { g in
+      parameters[t].data.withUnsafeMutableBufferPointer { p in
+        body(segment, p.baseAddress!, g.baseAddress!)
+      }
+    }
+    offset += segment.count
+  }
+  precondition(offset == stateCount, "optimizer used with another network")
 }
 
 /// Stochastic gradient descent with (heavy-ball) momentum and optional L2 weight decay:
@@ -18,7 +99,8 @@ public struct SGD: Optimizer {
   public var momentum: Float
   /// L2 coefficient λ added to weight gradients.
   public var weightDecay: Float
-  private var velocity: [Tensor] = []
+  /// One velocity per parameter, flat in network order (sized at the first update).
+  private var velocity: [Float] = []
 
   public init(learningRate: Float = 0.01, momentum: Float = 0.9, weightDecay: Float = 0) {
     self.learningRate = learningRate
@@ -27,33 +109,54 @@ public struct SGD: Optimizer {
   }
 
   public mutating func update(_ parameters: inout [Tensor], gradients: [Tensor]) {
-    precondition(parameters.count == gradients.count, "one gradient per parameter")
-    if velocity.isEmpty { velocity = parameters.map { Tensor(shape: $0.shape) } }
-    precondition(velocity.count == parameters.count, "optimizer used with another network")
-    for t in 0..<parameters.count {
-      precondition(
-        parameters[t].shape == gradients[t].shape && velocity[t].shape == parameters[t].shape)
-      let decay = parameters[t].rank >= 2 ? weightDecay : 0
-      let (lr, mu) = (learningRate, momentum)
-      gradients[t].data.withUnsafeBufferPointer { g in
-        parameters[t].data.withUnsafeMutableBufferPointer { p in
-          velocity[t].data.withUnsafeMutableBufferPointer { v in
-            var i = 0
-            let (pp, gp, vp) = (p.baseAddress!, g.baseAddress!, v.baseAddress!)
-            while i + 8 <= p.count {
-              let vi = mu * load8(vp + i) + (load8(gp + i) + decay * load8(pp + i))
-              store8(vi, vp + i)
-              store8(load8(pp + i) - lr * vi, pp + i)
-              i += 8
-            }
-            while i < p.count {
-              v[i] = mu * v[i] + (g[i] + decay * p[i])
-              p[i] -= lr * v[i]
-              i += 1
-            }
-          }
-        }
+    if velocity.isEmpty {
+      velocity = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
+    }
+    let count = velocity.count
+    let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    velocity.withUnsafeMutableBufferPointer { v in
+      forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+        SGD.step(
+          count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
+          decay: s.isWeight ? wd : 0)
       }
+    }
+  }
+
+  public mutating func update(
+    flat parameters: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>,
+    segments: UnsafeBufferPointer<ParameterSegment>
+  ) {
+    let needed = segments.reduce(0) { max($0, $1.offset + $1.count) }
+    if velocity.isEmpty { velocity = [Float](repeating: 0, count: needed) }
+    precondition(velocity.count >= needed, "optimizer used with another network")
+    let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    velocity.withUnsafeMutableBufferPointer { v in
+      for s in segments {
+        SGD.step(
+          count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+          v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0)
+      }
+    }
+  }
+
+  /// One momentum step of `count` parameters, eight lanes at a time (lanes compute exactly the
+  /// scalar tail's expressions).
+  private static func step(
+    count: Int, p pp: UnsafeMutablePointer<Float>, g gp: UnsafePointer<Float>,
+    v vp: UnsafeMutablePointer<Float>, lr: Float, mu: Float, decay: Float
+  ) {
+    var i = 0
+    while i + 8 <= count {
+      let vi = mu * load8(vp + i) + (load8(gp + i) + decay * load8(pp + i))
+      store8(vi, vp + i)
+      store8(load8(pp + i) - lr * vi, pp + i)
+      i += 8
+    }
+    while i < count {
+      vp[i] = mu * vp[i] + (gp[i] + decay * pp[i])
+      pp[i] -= lr * vp[i]
+      i += 1
     }
   }
 }
@@ -73,8 +176,9 @@ public struct AdamW: Optimizer {
   public var weightDecay: Float
   /// Updates done so far (drives the bias correction).
   public private(set) var step = 0
-  private var m: [Tensor] = []
-  private var v: [Tensor] = []
+  /// The moments, flat in network order (sized at the first update).
+  private var m: [Float] = []
+  private var v: [Float] = []
 
   public init(
     learningRate: Float = 1e-3, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
@@ -88,33 +192,67 @@ public struct AdamW: Optimizer {
   }
 
   public mutating func update(_ parameters: inout [Tensor], gradients: [Tensor]) {
-    precondition(parameters.count == gradients.count, "one gradient per parameter")
     if m.isEmpty {
-      m = parameters.map { Tensor(shape: $0.shape) }
+      m = [Float](repeating: 0, count: parameters.reduce(0) { $0 + $1.count })
       v = m
     }
-    precondition(m.count == parameters.count, "optimizer used with another network")
-    step += 1
-    let c1 = Float(1 - pow(Double(beta1), Double(step)))
-    let c2 = Float(1 - pow(Double(beta2), Double(step)))
-    let (lr, b1, b2, eps) = (learningRate, beta1, beta2, epsilon)
-    for t in 0..<parameters.count {
-      precondition(parameters[t].shape == gradients[t].shape && m[t].shape == parameters[t].shape)
-      let decay = parameters[t].rank >= 2 ? lr * weightDecay : 0
-      gradients[t].data.withUnsafeBufferPointer { g in
-        parameters[t].data.withUnsafeMutableBufferPointer { p in
-          m[t].data.withUnsafeMutableBufferPointer { mt in
-            v[t].data.withUnsafeMutableBufferPointer { vt in
-              AdamW.step(
-                count: p.count, p: p.baseAddress!, g: g.baseAddress!, m: mt.baseAddress!,
-                v: vt.baseAddress!,
-                constants: (decay: decay, lr: lr, b1: b1, b2: b2, eps: eps, c1: c1, c2: c2))
-            }
-          }
+    let k = nextConstants()
+    let count = m.count
+    m.withUnsafeMutableBufferPointer { mb in
+      v.withUnsafeMutableBufferPointer { vb in
+        forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+          AdamW.step(
+            count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
+            v: vb.baseAddress! + s.offset,
+            constants: k, decay: s.isWeight ? k.lr * weightDecay : 0)
         }
       }
     }
   }
+
+  public mutating func update(
+    flat parameters: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>,
+    segments: UnsafeBufferPointer<ParameterSegment>
+  ) {
+    let needed = segments.reduce(0) { max($0, $1.offset + $1.count) }
+    if m.isEmpty {
+      m = [Float](repeating: 0, count: needed)
+      v = m
+    }
+    precondition(m.count >= needed, "optimizer used with another network")
+    let k = nextConstants()
+    let wd = weightDecay
+    m.withUnsafeMutableBufferPointer { mb in
+      v.withUnsafeMutableBufferPointer { vb in
+        for s in segments {
+          AdamW.step(
+            count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+            m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
+            decay: s.isWeight ? k.lr * wd : 0)
+        }
+      }
+    }
+  }
+
+  /// Counts the step and returns its constants; the bias corrections `1 - βᵗ` use
+  /// `PortableMath.power` (exact repeated squaring), not the platform's `pow`.
+  private mutating func nextConstants() -> AdamConstants {
+    step += 1
+    return AdamConstants(
+      lr: learningRate, b1: beta1, b2: beta2, eps: epsilon,
+      c1: Float(1 - PortableMath.power(Double(beta1), step)),
+      c2: Float(1 - PortableMath.power(Double(beta2), step)))
+  }
+}
+
+/// The per-step constants of an AdamW update.
+private struct AdamConstants {
+  var lr: Float
+  var b1: Float
+  var b2: Float
+  var eps: Float
+  var c1: Float
+  var c2: Float
 }
 
 extension AdamW {
@@ -123,13 +261,13 @@ extension AdamW {
   fileprivate static func step(
     count: Int, p: UnsafeMutablePointer<Float>, g: UnsafePointer<Float>,
     m: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>,
-    constants k: (decay: Float, lr: Float, b1: Float, b2: Float, eps: Float, c1: Float, c2: Float)
+    constants k: AdamConstants, decay: Float
   ) {
     var i = 0
     while i + 8 <= count {
       var pi = load8(p + i)
       let gi = load8(g + i)
-      pi -= k.decay * pi
+      pi -= decay * pi
       let mi = k.b1 * load8(m + i) + (1 - k.b1) * gi
       let vi = k.b2 * load8(v + i) + (1 - k.b2) * gi * gi
       let mHat = mi / k.c1
@@ -141,7 +279,7 @@ extension AdamW {
       i += 8
     }
     while i < count {
-      p[i] -= k.decay * p[i]
+      p[i] -= decay * p[i]
       m[i] = k.b1 * m[i] + (1 - k.b1) * g[i]
       v[i] = k.b2 * v[i] + (1 - k.b2) * g[i] * g[i]
       let mHat = m[i] / k.c1
