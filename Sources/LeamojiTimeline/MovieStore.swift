@@ -104,8 +104,9 @@ public struct MovieStore: Sendable {
   }
 
   /// Stores a person's corrections of entry `id` (`leamoji review`): its `userEdits` become
-  /// `edits` (the key is removed when there are none) and its `markers` become `markers` (the
-  /// analysis' markers with the edits applied, see `UserEdits.apply`); every other key stays.
+  /// `edits` (the key is removed when there are none), its `markers` become `markers` (the
+  /// analysis' markers with the edits applied, see `UserEdits.apply`) and the labels of its
+  /// `frames` follow them; every other key stays.
   /// Same lock and durable write as `merge`. Returns the stored entry.
   /// - Throws: `MovieDataError` when the file has no entry `id`, is malformed, or cannot be
   ///   written (the file is then unchanged).
@@ -123,7 +124,7 @@ public struct MovieStore: Sendable {
     let update = RawUpdate(
       object: [:], id: id,
       change: { old in
-        var object = old
+        var object = UserEdits.relabelFrames(old, markers: markers)
         object["markers"] = rawMarkers
         object[UserEdits.key] = edits.isEmpty ? nil : rawEdits
         return object

@@ -96,18 +96,24 @@ public enum UserEdits {
     let markers = apply(
       edits, to: movie.markers, duration: movie.duration, seekAhead: movie.seekAhead)
     var object = object
-    if let raw = try? MovieData.rawValue(markers) { object["markers"] = raw }
-    if case .array(var frames)? = object["frames"] {
-      for index in frames.indices {
-        guard case .object(var frame) = frames[index], case .number(let second)? = frame["second"]
-        else { continue }
-        if let edit = edits.last(where: { $0.from <= second && second < $0.to }) {
-          frame["label"] = .string(edit.label)
-          frames[index] = .object(frame)
-        }
-      }
-      object["frames"] = .array(frames)
+    guard let raw = try? MovieData.rawValue(markers) else { return object }
+    object["markers"] = raw
+    return relabelFrames(object, markers: markers)
+  }
+
+  /// `object` with the label of each of its `frames` set to the label of the marker on screen
+  /// at that second (the smoothed label the markers were made from, corrections included).
+  static func relabelFrames(_ object: [String: RawJSON], markers: [Marker]) -> [String: RawJSON] {
+    guard case .array(var frames)? = object["frames"], !markers.isEmpty else { return object }
+    for index in frames.indices {
+      guard case .object(var frame) = frames[index], case .number(let second)? = frame["second"]
+      else { continue }
+      let marker = markers.last { $0.second <= second + 0.0005 } ?? markers[0]
+      frame["label"] = .string(marker.label)
+      frames[index] = .object(frame)
     }
+    var object = object
+    object["frames"] = .array(frames)
     return object
   }
 }
