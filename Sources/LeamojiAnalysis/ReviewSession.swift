@@ -125,7 +125,8 @@ public final class ReviewSession {
     if step < 0 {
       target = second > start ? start : Int(movie.markers[max(0, index - 1)].second.rounded(.up))
     } else {
-      target = index + 1 < movie.markers.count
+      target =
+        index + 1 < movie.markers.count
         ? Int(movie.markers[index + 1].second.rounded(.up)) : second
     }
     target = min(seconds - 1, max(0, target))
@@ -245,7 +246,8 @@ public final class ReviewSession {
       } catch let error as DurableFileError {
         throw LeamojiError(error)
       } catch {
-        throw LeamojiError("\(path): cannot write (\(error.localizedDescription))", kind: .cannotWrite)
+        throw LeamojiError(
+          "\(path): cannot write (\(error.localizedDescription))", kind: .cannotWrite)
       }
       let decision = LabelJournal.Decision(
         item: name, label: edit.label, file: file, test: false, guess: old?.label,

@@ -192,7 +192,8 @@ public struct MovieStore: Sendable {
       if let change = update.change {
         guard let old = entries[update.id] else {
           throw .write(
-            MovieDataError(path: path, problem: "no entry \"\(update.id)\" (analyse the video first)"))
+            MovieDataError(
+              path: path, problem: "no entry \"\(update.id)\" (analyse the video first)"))
         }
         object = change(old)
         replaced.append(update.id)

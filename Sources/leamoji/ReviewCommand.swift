@@ -92,7 +92,8 @@ struct Review: ParsableCommand {
     }
     Console.print(
       "\(report.corrections) correction\(report.corrections == 1 ? "" : "s") this run saved in "
-        + "\(data) (entry \(session.id), \(session.earlierEdits.count + report.corrections) in all)")
+        + "\(data) (entry \(session.id), \(session.earlierEdits.count + report.corrections) in all)"
+    )
     if let signal = report.terminationSignal {
       throw ExitCode(128 + signal)
     }

@@ -225,7 +225,8 @@ enum ExampleInputs {
     "classify": Rule(positionals: .files, options: ["--model"]),
     "model": Rule(positionals: .files),
     "label": Rule(positionals: .files, options: ["--model"]),
-    "review": Rule(positionals: .files, options: ["--data"], defaults: ["--data": "MovieData.json"]),
+    "review": Rule(
+      positionals: .files, options: ["--data"], defaults: ["--data": "MovieData.json"]),
   ]
 
   /// The input words of `words` (which start with `leamoji <command>`); `valueOptions` are the

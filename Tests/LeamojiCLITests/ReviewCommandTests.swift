@@ -76,7 +76,8 @@ struct ReviewCommandTests {
     let scene = analysed.markers[1]
     let end = analysed.markers.count > 2 ? analysed.markers[2].second : 24
     let labels = ["happy", "neutral", "scary"]
-    let newLabel = try #require(labels.first { $0 != scene.label && $0 != analysed.markers[0].label })
+    let newLabel = try #require(
+      labels.first { $0 != scene.label && $0 != analysed.markers[0].label })
     let key = String(labels.firstIndex(of: newLabel)! + 1)
     let folder = work.appendingPathComponent("labels")
 
