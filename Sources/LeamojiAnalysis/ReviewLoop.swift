@@ -60,7 +60,7 @@ public final class ReviewLoop {
         }
         for key in try terminal.readKeys(timeout: 0.25) {
           if key.isQuit { return finish(terminal) }
-          if try handle(key) { try draw(terminal) }
+          if try handle(key, terminal) { try draw(terminal) }
         }
       }
     } catch let error as LeamojiError {
@@ -80,7 +80,7 @@ public final class ReviewLoop {
   }
 
   /// Applies one key; true when the screen needs drawing.
-  private func handle(_ key: Key) throws(LeamojiError) -> Bool {
+  private func handle(_ key: Key, _ terminal: TerminalSession) throws(LeamojiError) -> Bool {
     switch key {
     case .left: session.moveSecond(-1)
     case .right: session.moveSecond(1)
@@ -103,10 +103,10 @@ public final class ReviewLoop {
       } else if let digit = character.wholeNumberValue, (1...9).contains(digit),
         digit <= labels.count
       {
-        try set(labels[digit - 1].name)
+        try set(labels[digit - 1].name, terminal)
         return true
       } else if let index = letters.firstIndex(where: { $0 == Character(character.lowercased()) }) {
-        try set(labels[index].name)
+        try set(labels[index].name, terminal)
         return true
       } else {
         return false
@@ -118,20 +118,22 @@ public final class ReviewLoop {
     return true
   }
 
-  private func set(_ label: String) throws(LeamojiError) {
+  /// Saves the correction, shows it, then files its frames (with `--into`) and shows that.
+  private func set(_ label: String, _ terminal: TerminalSession) throws(LeamojiError) {
+    guard case .corrected(let from, let to, let label, _) = try session.set(label) else {
+      message = "already \(label)"
+      return
+    }
+    let saved = "\(label) from \(Self.clock(from)) to \(Self.clock(to)), saved"
+    message = saved
+    guard session.folder != nil else { return }
+    try draw(terminal)
     let pictures = self.pictures
     let session = self.session
-    let outcome = try session.set(label) { time throws(LeamojiError) in
+    let count = try session.fileLast { time throws(LeamojiError) in
       try pictures.picture(for: Self.item(session, second: time)).full
     }
-    switch outcome {
-    case .corrected(let from, let to, let label, let filed):
-      message =
-        "\(label) from \(Self.clock(from)) to \(Self.clock(to))"
-        + (filed > 0 ? ", \(filed) frame\(filed == 1 ? "" : "s") filed" : "") + ", saved"
-    default:
-      message = "already \(label)"
-    }
+    message = saved + ", \(count) frame\(count == 1 ? "" : "s") filed"
   }
 
   /// The picture item of a second: the frame shown at that time.

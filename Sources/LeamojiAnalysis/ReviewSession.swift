@@ -43,6 +43,8 @@ public final class ReviewSession {
   public private(set) var second = 0
   private let startMarkers: [Marker]
   private var filed: [[LabelJournal.Decision]] = []
+  /// The entry before each correction of this run (what the filed frames' guesses come from).
+  private var before: [Movie] = []
   private let encode: (RGBImage) throws(LeamojiError) -> [UInt8]
 
   /// A session over the entry for `video` in `store` (`id`, or the first of
@@ -141,14 +143,13 @@ public final class ReviewSession {
     return UserEdit(from: Double(second), to: end, label: label)
   }
 
-  /// Sets `label` from the current second to the end of its scene and saves it (see the type).
-  /// - Parameter frame: the full-size frame at a second, for the training folder.
+  /// Sets `label` from the current second to the end of its scene and saves it in the timeline
+  /// file and the subtitles; `fileLast` then files its frames when there is a training folder
+  /// (two steps, so that the screen can answer in between).
   /// - Throws: `LeamojiError` when a file cannot be written; when the timeline cannot be, the
   ///   correction is not made.
   @discardableResult
-  public func set(
-    _ label: String, frame: (Double) throws(LeamojiError) -> RGBImage
-  ) throws(LeamojiError) -> Outcome {
+  public func set(_ label: String) throws(LeamojiError) -> Outcome {
     guard let edit = proposedEdit(label) else { return .unchanged }
     let previous = movie
     edits.append(edit)
@@ -159,13 +160,36 @@ public final class ReviewSession {
       movie = previous
       throw error
     }
-    var decisions: [LabelJournal.Decision] = []
     filed.append([])
-    if let folder {
-      decisions = try file(edit, previous: previous, in: folder, frame: frame)
-      filed[filed.count - 1] = decisions
+    before.append(previous)
+    return .corrected(from: edit.from, to: edit.to, label: label, filed: 0)
+  }
+
+  /// Files the frames of the last correction in the training folder (see the type); returns how
+  /// many (0 without a folder, or when they are filed already).
+  /// - Parameter frame: the full-size frame at a second.
+  @discardableResult
+  public func fileLast(frame: (Double) throws(LeamojiError) -> RGBImage) throws(LeamojiError)
+    -> Int
+  {
+    guard let folder, let edit = edits.last, let previous = before.last,
+      filed.last?.isEmpty == true
+    else { return 0 }
+    let decisions = try file(edit, previous: previous, in: folder, frame: frame)
+    filed[filed.count - 1] = decisions
+    return decisions.count
+  }
+
+  /// `set` then `fileLast`.
+  @discardableResult
+  public func set(
+    _ label: String, frame: (Double) throws(LeamojiError) -> RGBImage
+  ) throws(LeamojiError) -> Outcome {
+    guard case .corrected(let from, let to, let label, _) = try set(label) else {
+      return .unchanged
     }
-    return .corrected(from: edit.from, to: edit.to, label: label, filed: decisions.count)
+    let count = try fileLast(frame: frame)
+    return .corrected(from: from, to: to, label: label, filed: count)
   }
 
   /// Takes back this run's last correction: the timeline as it was before it, the subtitles, and
@@ -174,11 +198,13 @@ public final class ReviewSession {
   public func undo() throws(LeamojiError) -> Outcome {
     guard let edit = edits.popLast() else { return .nothingToUndo }
     let decisions = filed.popLast() ?? []
+    let previous = before.popLast()
     do {
       try save()
     } catch {
       edits.append(edit)
       filed.append(decisions)
+      if let previous { before.append(previous) }
       throw error
     }
     if let folder, !decisions.isEmpty {
