@@ -195,7 +195,8 @@ public final class ReviewLoop {
       heading: heading, guess: Label(name: marker.label, emoji: marker.emoji),
       confidence: marker.confidence, choices: zip(labels, letters).map { ($0, $1) },
       counts: counts, message: message,
-      keys: "label key: set to end of scene · ↑/↓ k/j scenes · ←/→ seconds · u undo · q quit")
+      keys: "label key: set to end of scene · ↑/↓ k/j scenes · ←/→ seconds · u undo · q quit",
+      guessCaption: "timeline")
   }
 
   /// `m:ss` for a time in seconds.

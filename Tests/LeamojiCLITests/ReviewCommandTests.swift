@@ -87,6 +87,8 @@ struct ReviewCommandTests {
     #expect(try run.tmux.alternateScreenOn())
     #expect(try run.tmux.screen(escapes: true).contains("▀"), "the frame in half blocks")
     let move = try run.press("j", until: "scene 2 of \(analysed.markers.count)")
+    let percent = Int((scene.confidence * 100).rounded())
+    #expect(try run.tmux.screen().contains(" \(scene.label) \(percent)%"), "the stored label")
     let correct = try run.press(key, until: "corrections this run 1")
     // Figures for the 50 ms goal (tmux's own polling included: an upper bound), not pass/fail.
     print(
@@ -94,6 +96,9 @@ struct ReviewCommandTests {
         format: "review: key to screen %.0f ms (move to a scene), %.0f ms (correction saved)",
         move * 1000, correct * 1000))
     try run.wait(for: "filed")
+    #expect(
+      try run.tmux.screen().contains("timeline ") && run.tmux.screen().contains(" \(newLabel) 100%")
+    )
 
     var entry = try Self.entry(in: work)
     let edits = try #require(entry.edits)
