@@ -19,11 +19,13 @@ public struct LabelPanel: Equatable, Sendable {
   public var message: String?
   /// The key help line.
   public var keys: String
+  /// The word before the guess: `guess` (label), `timeline` (review: the stored label).
+  public var guessCaption: String
 
   public init(
     heading: String, guess: Label?, confidence: Double,
     choices: [(label: Label, letter: Character?)],
-    counts: String, message: String?, keys: String
+    counts: String, message: String?, keys: String, guessCaption: String = "guess"
   ) {
     self.heading = heading
     self.guess = guess
@@ -32,13 +34,14 @@ public struct LabelPanel: Equatable, Sendable {
     self.counts = counts
     self.message = message
     self.keys = keys
+    self.guessCaption = guessCaption
   }
 
   public static func == (a: LabelPanel, b: LabelPanel) -> Bool {
     a.heading == b.heading && a.guess == b.guess && a.confidence == b.confidence
       && a.choices.map(\.label) == b.choices.map(\.label)
       && a.choices.map(\.letter) == b.choices.map(\.letter) && a.counts == b.counts
-      && a.message == b.message && a.keys == b.keys
+      && a.message == b.message && a.keys == b.keys && a.guessCaption == b.guessCaption
   }
 }
 
@@ -76,7 +79,7 @@ public enum LabelView {
     var col = 1
     if let guess = panel.guess {
       col = layer.write(
-        "guess \(guess.emoji) \(guess.name) \(Int((panel.confidence * 100).rounded()))%",
+        "\(panel.guessCaption) \(guess.emoji) \(guess.name) \(Int((panel.confidence * 100).rounded()))%",
         row: top + 1, column: col, foreground: text, background: panelBackground)
       col += 3
     }

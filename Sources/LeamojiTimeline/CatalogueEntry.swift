@@ -47,6 +47,9 @@ public struct CatalogueEntry: Equatable, Sendable {
   public var problems: [String]
   /// Signs that the entry was changed by hand since leamoji wrote it (see `findEdits`).
   public var edits: [String]
+  /// A person's corrections of the timeline (`userEdits`, written by `leamoji review`), in the
+  /// order they were made; already applied to `movie.markers`.
+  public var userEdits: [UserEdit] = []
 
   /// Keys leamoji writes in an entry.
   public static let leamojiKeys: Set<String> = Set(Movie.CodingKeys.allCases.map(\.stringValue))
@@ -73,6 +76,7 @@ public struct CatalogueEntry: Equatable, Sendable {
       movie: movie, duration: duration, model: model, markerForm: form, appMarkers: appMarkers,
       otherKeys: object.keys.filter { !leamojiKeys.contains($0) }.sorted(),
       problems: reader.problems, edits: [])
+    entry.userEdits = UserEdits.read(object)
     entry.edits = entry.findEdits(object)
     return entry
   }
@@ -86,7 +90,11 @@ public struct CatalogueEntry: Equatable, Sendable {
   private func findEdits(_ object: [String: RawJSON]) -> [String] {
     var edits = problems.map { "unreadable \($0)" }
     guard model != nil else { return edits }
-    if !otherKeys.isEmpty { edits.append("keys \(otherKeys.joined(separator: ", "))") }
+    let foreign = otherKeys.filter { $0 != UserEdits.key }
+    if !foreign.isEmpty { edits.append("keys \(foreign.joined(separator: ", "))") }
+    if object[UserEdits.key] != nil {
+      edits.append("\(userEdits.count) correction\(userEdits.count == 1 ? "" : "s") in review")
+    }
     if markerForm == .app { edits.append("markers in the app's form") }
     guard markerForm == .leamoji, case .array(let items)? = object["markers"] else { return edits }
     var previous = -Double.infinity

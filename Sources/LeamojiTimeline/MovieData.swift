@@ -181,6 +181,11 @@ public enum MovieData {
     return object
   }
 
+  /// Any encodable value (markers, ...) as the file will hold it.
+  static func rawValue<T: Encodable>(_ value: T) throws -> RawJSON {
+    try RawJSON.parse([UInt8](try JSONEncoder().encode(value)))
+  }
+
   /// `json` with C1 controls, DEL, line separators and bidi controls escaped as `\uXXXX` (the
   /// encoder escapes only C0): the same values, and safe to `cat` on a terminal.
   static func terminalSafe(_ json: Data) -> Data {

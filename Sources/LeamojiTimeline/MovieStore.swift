@@ -103,12 +103,43 @@ public struct MovieStore: Sendable {
     return MergeResult(movies: stored.map(\.movie), replacedIDs: replaced)
   }
 
+  /// Stores a person's corrections of entry `id` (`leamoji review`): its `userEdits` become
+  /// `edits` (the key is removed when there are none), its `markers` become `markers` (the
+  /// analysis' markers with the edits applied, see `UserEdits.apply`) and the labels of its
+  /// `frames` follow them; every other key stays.
+  /// Same lock and durable write as `merge`. Returns the stored entry.
+  /// - Throws: `MovieDataError` when the file has no entry `id`, is malformed, or cannot be
+  ///   written (the file is then unchanged).
+  @discardableResult
+  public func storeEdits(id: String, markers: [Marker], edits: [UserEdit]) throws(MovieDataError)
+    -> Movie
+  {
+    let rawMarkers: RawJSON
+    do {
+      rawMarkers = try MovieData.rawValue(markers)
+    } catch {
+      throw MovieDataError(path: path, problem: "cannot encode the markers of \"\(id)\"")
+    }
+    let rawEdits = UserEdits.raw(edits)
+    let update = RawUpdate(
+      object: [:], id: id,
+      change: { old in
+        var object = UserEdits.relabelFrames(old, markers: markers)
+        object["markers"] = rawMarkers
+        object[UserEdits.key] = edits.isEmpty ? nil : rawEdits
+        return object
+      })
+    return try store([update]).stored[0].movie
+  }
+
   /// One entry to store as raw keys, and which of the existing entry's keys win.
   struct RawUpdate {
     var object: [String: RawJSON]
     var id: String
     var keepTitle = true
     var keepDescription = true
+    /// When set, the entry is the existing one changed by this (under the lock), not `object`.
+    var change: (([String: RawJSON]) -> [String: RawJSON])? = nil
   }
 
   /// Under the lock: reads the file, combines each update with the entry of its id (see
@@ -158,10 +189,20 @@ public struct MovieStore: Sendable {
     var replaced: [String] = []
     for update in updates {
       var object = update.object
-      if let old = entries[update.id] {
+      if let change = update.change {
+        guard let old = entries[update.id] else {
+          throw .write(
+            MovieDataError(
+              path: path, problem: "no entry \"\(update.id)\" (analyse the video first)"))
+        }
+        object = change(old)
+        replaced.append(update.id)
+      } else if let old = entries[update.id] {
         object = Self.combine(old: old, new: update)
         replaced.append(update.id)
       }
+      // A person's corrections win over the model's markers, after every analysis too.
+      object = UserEdits.reapply(object, id: update.id)
       entries[update.id] = object
       stored.append(CatalogueEntry.read(object, id: update.id))
     }

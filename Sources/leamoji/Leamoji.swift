@@ -22,7 +22,7 @@ struct Leamoji: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
-      LabelFrames.self,
+      LabelFrames.self, Review.self,
       Train.self, Evaluate.self, Classify.self, Model.self, Scenes.self,
     ]
   )

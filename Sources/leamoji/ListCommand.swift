@@ -12,7 +12,7 @@ struct List: ParsableCommand {
       markers, the model the film was analysed with (the start of its SHA-256; "app" for \
       markers in the original iOS app's form, "-" when there are none) and whether the entry \
       was edited after leamoji wrote it (keys leamoji does not write, markers it would not \
-      write, unreadable values). Entries written by the original app or by hand are listed too.
+      write, unreadable values, corrections made with `leamoji review`). Entries written by the original app or by hand are listed too.
 
       Examples:
         leamoji list

@@ -26,7 +26,7 @@ struct Example: Sendable {
   }
 
   /// Whether it needs a terminal (the player).
-  var needsTerminal: Bool { command.first == "play" || command.first == "label" }
+  var needsTerminal: Bool { ["play", "label", "review"].contains(command.first ?? "") }
 }
 
 /// Examples run one after the other in one folder, as a reader would type them: later ones may
@@ -225,6 +225,8 @@ enum ExampleInputs {
     "classify": Rule(positionals: .files, options: ["--model"]),
     "model": Rule(positionals: .files),
     "label": Rule(positionals: .files, options: ["--model"]),
+    "review": Rule(
+      positionals: .files, options: ["--data"], defaults: ["--data": "MovieData.json"]),
   ]
 
   /// The input words of `words` (which start with `leamoji <command>`); `valueOptions` are the
@@ -625,7 +627,7 @@ struct ExampleRunner {
         sawPlayer = try tmux.screen(escapes: true).contains("▀")
         break
       }
-      if screen.contains("frame 1 of") {  // label's screen
+      if screen.contains("frame 1 of") || screen.contains("second 1 of") {  // label's, review's
         sawPlayer = try tmux.screen(escapes: true).contains("▀")
         break
       }
