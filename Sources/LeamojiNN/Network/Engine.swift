@@ -21,7 +21,10 @@ final class Engine: @unchecked Sendable {
   /// One step of the compiled network. Parameter positions are offsets into the flat
   /// parameter (and gradient) vector, in network order.
   enum Op {
-    case conv(weight: Int, bias: Int, outChannels: Int, window: Kernels.Window, relu: Bool)
+    /// `relu` is 1 when a ReLU is fused into the output pass, else 0. (An integer rather than a
+    /// Bool: a Bool's spare bits would carry the enum's tag, and valgrind's memcheck then sees
+    /// the tag test read the uninitialised bytes of the other cases' shorter payloads.)
+    case conv(weight: Int, bias: Int, outChannels: Int, window: Kernels.Window, relu: UInt8)
     case relu
     case maxPool(Kernels.Window)
     case globalAvgPool(channels: Int, area: Int)
@@ -65,7 +68,7 @@ final class Engine: @unchecked Sendable {
         if fuse { outIndex += 1 }
         op = .conv(
           weight: offset, bias: offset + conv.weight.count, outChannels: conv.outChannels,
-          window: conv.window(shapes[i]), relu: fuse)
+          window: conv.window(shapes[i]), relu: fuse ? 1 : 0)
         offset += conv.weight.count + conv.bias.count
       } else if let linear = layer as? Linear {
         op = .linear(

@@ -18,7 +18,7 @@ extension Engine {
           m: outChannels, n: g.positions, k: g.patchSize,
           a: p + w, aRowStride: g.patchSize, aColStride: 1,
           b: col, bRowStride: 0, bColStride: 0,
-          c: out, ldc: g.positions, start: .overwrite, bias: p + b, relu: relu,
+          c: out, ldc: g.positions, start: .overwrite, bias: p + b, relu: relu != 0,
           scratch: ws.scratch, bIsPanels: true)
       case .relu:
         Kernels.relu(input, out, step.outCount)
@@ -76,7 +76,7 @@ extension Engine {
       let needsInput = s > 0
       switch step.op {
       case .conv(let w, let b, let outChannels, let g, let relu):
-        if relu { Kernels.reluBackward(out, dy, dy, step.outCount) }
+        if relu != 0 { Kernels.reluBackward(out, dy, dy, step.outCount) }
         let positions = g.positions
         let patch = g.patchSize
         for o in 0..<outChannels {

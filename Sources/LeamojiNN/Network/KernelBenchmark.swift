@@ -78,7 +78,7 @@ public enum KernelBenchmark {
             Kernels.gemmPacked(
               m: out, n: positions, k: patch, a: p.base + w, aRowStride: patch, aColStride: 1,
               b: col, bRowStride: 0, bColStride: 0, c: ws.outputs[s], ldc: positions,
-              start: .overwrite, bias: p.base + b, relu: relu, scratch: ws.scratch,
+              start: .overwrite, bias: p.base + b, relu: relu != 0, scratch: ws.scratch,
               bIsPanels: true)
           }
         ),
