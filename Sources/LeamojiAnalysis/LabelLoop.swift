@@ -40,41 +40,10 @@ public final class LabelLoop {
   /// - Throws: `LeamojiError` when the terminal cannot be used, a frame cannot be decoded or a
   ///   file cannot be written (the terminal is restored first; decisions made stay).
   public func run() throws(LeamojiError) -> Report {
-    let terminal: TerminalSession
-    do {
-      terminal = try TerminalSession()
-    } catch {
-      throw LeamojiError("cannot use the terminal (\(error))", kind: .unexpected)
-    }
-    defer { terminal.restore() }
-    fit(terminal)
-    do {
-      try draw(terminal)
-      while terminal.terminationSignal == nil {
-        prefetch()
-        if terminal.takeResize() {
-          fit(terminal)
-          try draw(terminal)
-        }
-        let keys = try terminal.readKeys(timeout: 0.25)
-        for key in keys {
-          if key.isQuit { return finish(terminal) }
-          if try handle(key, terminal) { try draw(terminal) }
-        }
-      }
-    } catch let error as LeamojiError {
-      terminal.restore()
-      throw error
-    } catch {
-      terminal.restore()
-      throw LeamojiError("terminal: \(error)", kind: .unexpected)
-    }
-    return finish(terminal)
-  }
-
-  private func finish(_ terminal: TerminalSession) -> Report {
-    terminal.restore()
-    return Report(decided: decidedThisRun, terminationSignal: terminal.terminationSignal)
+    let signal = try KeyLoop.run(
+      idle: { prefetch() }, fit: { fit($0) }, draw: { try draw($0) },
+      handle: { try handle($0, $1) })
+    return Report(decided: decidedThisRun, terminationSignal: signal)
   }
 
   /// Applies one key; true when the screen needs drawing. A decision is drawn (the next frame
