@@ -92,23 +92,7 @@ struct LabelFrames: ParsableCommand {
         throw CommandFailure("\(sources.joined(separator: ", ")): no frames", status: .badInput)
       }
       let items = LabelOrder(rawValue: order)!.arrange(found.items, seed: seed)
-      let lock: FileLock
-      do {
-        try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
-        let lockPath = LabelJournal.path(in: into) + ".lock"
-        if Self.isLockedElsewhere(lockPath) {
-          Console.writeStderr(
-            "\(Console.safe(into)): another leamoji label run is using this folder; waiting for it\n"
-          )
-        }
-        lock = try FileLock.acquire(lockPath)
-      } catch let error as DurableFileError {
-        throw CommandFailure(error)
-      } catch {
-        throw CommandFailure(
-          "\(into): cannot create the folder (\(error.localizedDescription))",
-          status: .cannotWrite)
-      }
+      let lock = try Self.lockFolder(into)
       defer { lock.release() }
       let session = try LabelSession(
         folder: into, testShare: testShare, labels: classifier.labelNames, items: items)
@@ -127,6 +111,27 @@ struct LabelFrames: ParsableCommand {
     }
     if let signal = report.terminationSignal {
       throw ExitCode(128 + signal)
+    }
+  }
+
+  /// Creates the labelling folder and takes its journal's lock (one run per folder), saying on
+  /// stderr when another run holds it and this one waits. `review --into` files through it too.
+  static func lockFolder(_ into: String) throws -> FileLock {
+    do {
+      try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
+      let lockPath = LabelJournal.path(in: into) + ".lock"
+      if isLockedElsewhere(lockPath) {
+        Console.writeStderr(
+          "\(Console.safe(into)): another leamoji label run is using this folder; waiting for it\n"
+        )
+      }
+      return try FileLock.acquire(lockPath)
+    } catch let error as DurableFileError {
+      throw CommandFailure(error)
+    } catch {
+      throw CommandFailure(
+        "\(into): cannot create the folder (\(error.localizedDescription))",
+        status: .cannotWrite)
     }
   }
 

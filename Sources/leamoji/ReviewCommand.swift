@@ -64,24 +64,7 @@ struct Review: ParsableCommand {
     let session: ReviewSession
     do {
       var lock: FileLock? = nil
-      if let into {
-        do {
-          try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
-          let lockPath = LabelJournal.path(in: into) + ".lock"
-          if LabelFrames.isLockedElsewhere(lockPath) {
-            Console.writeStderr(
-              "\(Console.safe(into)): another leamoji label run is using this folder; waiting for it\n"
-            )
-          }
-          lock = try FileLock.acquire(lockPath)
-        } catch let error as DurableFileError {
-          throw CommandFailure(error)
-        } catch {
-          throw CommandFailure(
-            "\(into): cannot create the folder (\(error.localizedDescription))",
-            status: .cannotWrite)
-        }
-      }
+      if let into { lock = try LabelFrames.lockFolder(into) }
       defer { lock?.release() }
       session = try ReviewSession(
         video: video, store: MovieStore(path: data), id: id, folder: into)
