@@ -45,14 +45,7 @@ struct Export: ParsableCommand {
   var everySecond = false
 
   func run() throws {
-    let store = MovieStore(path: data)
-    guard store.exists else { throw CommandFailure("\(data): no such file", status: .noInput) }
-    let entries: [CatalogueEntry]
-    do {
-      entries = try store.readCatalogue()
-    } catch {
-      throw CommandFailure(error.description, status: .badInput)
-    }
+    let entries = try MovieStore.catalogueForCommand(at: data)
     let result: AppExport.Output
     do {
       result = try AppExport.export(

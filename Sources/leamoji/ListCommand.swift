@@ -27,14 +27,7 @@ struct List: ParsableCommand {
   var json = false
 
   func run() throws {
-    let store = MovieStore(path: data)
-    guard store.exists else { throw CommandFailure("\(data): no such file", status: .noInput) }
-    let entries: [CatalogueEntry]
-    do {
-      entries = try store.readCatalogue()
-    } catch {
-      throw CommandFailure(error.description, status: .badInput)
-    }
+    let entries = try MovieStore.catalogueForCommand(at: data)
     for entry in entries.sorted(by: { $0.movie.id < $1.movie.id }) {
       let summary = CatalogueSummary(entry)
       if json {
@@ -65,5 +58,19 @@ struct List: ParsableCommand {
       labels.isEmpty ? "no markers" : labels.joined(separator: ", "), markers, model,
       summary.edited ? "edited (\(summary.edits.joined(separator: "; ")))" : "not edited",
     ].joined(separator: "  ")
+  }
+}
+
+extension MovieStore {
+  /// Every entry of the timeline file at `path` for `list` and `export`: a missing file exits 66,
+  /// one that cannot be read as a catalogue exits 65, each with one line naming the file.
+  static func catalogueForCommand(at path: String) throws -> [CatalogueEntry] {
+    let store = MovieStore(path: path)
+    guard store.exists else { throw CommandFailure("\(path): no such file", status: .noInput) }
+    do {
+      return try store.readCatalogue()
+    } catch {
+      throw CommandFailure(error.description, status: .badInput)
+    }
   }
 }
