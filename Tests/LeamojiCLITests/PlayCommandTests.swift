@@ -10,8 +10,11 @@ struct Tmux {
   let socket = "leamoji-test-\(UUID().uuidString.prefix(8))"
   let session = "play"
 
-  /// Runs a tmux client with `system` (Foundation's Process does not reap a client whose
-  /// server daemonises) and returns its standard output.
+  /// Runs a tmux client through `sh -c` started with posix_spawn and reaped with waitpid
+  /// (Foundation's Process does not reap a client whose server daemonises) and returns its
+  /// standard output. Not `system()`: it sets SIGINT and SIGQUIT to "ignore" in this whole test
+  /// process while the client runs and puts back what it saw before, which can undo a handler
+  /// that another test installs meanwhile (a signal test then never sees its SIGINT).
   @discardableResult
   func run(_ arguments: [String]) throws -> CLI.Result {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -20,7 +23,12 @@ struct Tmux {
     let quoted = (["tmux", "-L", socket] + arguments).map {
       "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
-    let status = system(quoted.joined(separator: " ") + " </dev/null >'\(output.path)' 2>&1")
+    let pid = try CLI.spawn(
+      ["/bin/sh", "-c", quoted.joined(separator: " ") + " >'\(output.path)' 2>&1"],
+      stderr: "/dev/null")
+    var wait: Int32 = 0
+    while waitpid(pid, &wait, 0) < 0 && errno == EINTR {}
+    let status = wait & 0x7F == 0 ? (wait >> 8) & 0xFF : 128 + (wait & 0x7F)
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     return CLI.Result(status: status, stdout: text, stderr: "", signalled: false)
   }
