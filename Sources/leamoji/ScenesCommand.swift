@@ -32,6 +32,13 @@ struct Scenes: ParsableCommand {
         own lighting; the shipped model was trained on those (scripts/regenerate-assets.sh). \
         The example makes a small set.
 
+        --photos DIR mixes real photographs (every image file in DIR) into the training half, \
+        so that a model does not take the fine detail of real footage for a mood: \
+        --photo-blend of each mood's scenes are laid over a photo crop, and neutral gets \
+        --photo-plain times its count of plain photo crops (photo-NNNNN.png). Testing \
+        scenes stay unmixed. Use photos with no mood cue in them (landscapes, objects, \
+        textures, animals at rest), and never the footage you check the model on.
+
         Example:
           leamoji scenes dataset --out . --train-per-class 100 --test-per-class 20
         """
@@ -55,16 +62,54 @@ struct Scenes: ParsableCommand {
     @Option(help: "Scene set: varied (lighting says nothing about the mood) or classic.")
     var set: SceneSet = .default
 
+    @Option(help: "Folder of photographs to mix into the training scenes.", completion: .directory)
+    var photos: String?
+
+    @Option(help: "With --photos: share of each mood's training scenes laid over a photo.")
+    var photoBlend = 0.5
+
+    @Option(help: "With --photos: plain photo crops added to neutral, per neutral scene.")
+    var photoPlain = 0.5
+
     func validate() throws {
       guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000
       else {
         throw ValidationError("image counts must be 1 to 100000 (testing may be 0)")
       }
       guard size >= 8, size <= 1024 else { throw ValidationError("--size must be 8 to 1024") }
+      guard (0...1).contains(photoBlend), (0...4).contains(photoPlain) else {
+        throw ValidationError("--photo-blend must be 0 to 1 and --photo-plain 0 to 4")
+      }
+    }
+
+    /// The photographs of --photos, decoded in file-name order (nil without --photos).
+    func loadPhotos() throws -> PhotoMix? {
+      guard let photos else { return nil }
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: photos)
+          .filter { !$0.hasPrefix(".") }.sorted()
+      } catch {
+        throw CommandFailure("\(photos): not a readable folder of photos", status: .noInput)
+      }
+      var images: [RGBImage] = []
+      for name in names {
+        let path = (photos as NSString).appendingPathComponent(name)
+        do {
+          images.append(try ImageFiles.decode(path: path, size: nil))
+        } catch {
+          throw CommandFailure(error)
+        }
+      }
+      guard !images.isEmpty else {
+        throw CommandFailure("\(photos): no photos in the folder", status: .noInput)
+      }
+      return PhotoMix(photos: images, blendShare: photoBlend, plainShare: photoPlain)
     }
 
     func run() throws {
       let pixelSize = PixelSize(width: size, height: size)
+      let mix = try loadPhotos()
       for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)]
       where perClass > 0 {
         let items = datasetItems(perClass: perClass, split: split, seed: seed)
@@ -86,19 +131,37 @@ struct Scenes: ParsableCommand {
           let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString)
             .appendingPathComponent(item.fileName)
           do {
-            let png = try ImageFiles.png(
-              makeScene(mood: item.mood, seed: item.seed, size: pixelSize, set: set))
-            try DurableFile(path).write(png)
+            var scene = makeScene(mood: item.mood, seed: item.seed, size: pixelSize, set: set)
+            if split == .train, let mix { scene = mix.blended(scene, seed: item.seed) }
+            try DurableFile(path).write(try ImageFiles.png(scene))
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }
           }
           progress.update(i + 1)
         }
         progress.finish()
+        var plainCount = 0
+        if split == .train, let mix {
+          plainCount = mix.plainCount(perClass: perClass)
+          let folder = (root as NSString).appendingPathComponent("Neutral")
+          DispatchQueue.concurrentPerform(iterations: plainCount) { i in
+            let digits = String(i)
+            let padding = String(repeating: "0", count: max(0, 5 - digits.count))
+            let name = "photo-\(padding)\(digits).png"
+            do {
+              let image = mix.plain(index: i, seed: seed, size: pixelSize)
+              try DurableFile((folder as NSString).appendingPathComponent(name))
+                .write(try ImageFiles.png(image))
+            } catch {
+              failure.withValue { $0 = $0 ?? "\(error)" }
+            }
+          }
+        }
         if let first = failure.withValue({ $0 }) {
           throw CommandFailure(first, status: .cannotWrite)
         }
-        Console.print("Wrote \(items.count) scenes to \(root)")
+        let photoNote = plainCount > 0 ? " and \(plainCount) photos" : ""
+        Console.print("Wrote \(items.count) scenes\(photoNote) to \(root)")
       }
     }
   }
