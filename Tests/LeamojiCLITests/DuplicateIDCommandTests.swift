@@ -45,7 +45,7 @@ struct DuplicateIDCommandTests {
     #expect(refused.status == 65)
     #expect(
       refused.stderrLines == [
-        "leamoji: error: " + Self.refusal("MovieData.json", positions: "1 and 3")
+        "leamoji: " + Self.refusal("MovieData.json", positions: "1 and 3")
       ], "\(refused.stderr)")
     #expect(try Data(contentsOf: data) == original)
     #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("twin.jpg").path))
@@ -82,7 +82,7 @@ struct DuplicateIDCommandTests {
     // Sorted by id on writing: AliceInWonderland, b, c, twin, twin.
     #expect(
       conflicting.stderrLines == [
-        "leamoji: error: " + Self.refusal("MovieData.json", positions: "4 and 5")
+        "leamoji: " + Self.refusal("MovieData.json", positions: "4 and 5")
       ], "\(conflicting.stderr)")
     #expect(try Data(contentsOf: data) == stored)
 
@@ -119,7 +119,7 @@ struct DuplicateIDCommandTests {
     #expect(timeline.status == 65)
     #expect(
       timeline.stderrLines == [
-        "leamoji: error: " + Self.refusal("MovieData.json", positions: "4 and 5")
+        "leamoji: " + Self.refusal("MovieData.json", positions: "4 and 5")
       ], "\(timeline.stderr)")
     #expect(try Data(contentsOf: data) == stored)
   }
@@ -168,7 +168,7 @@ struct DuplicateIDCommandTests {
       #expect(result.status == 65, "\(arguments): \(result.stderr)")
       #expect(result.stderrLines.count == 1, "\(arguments): \(result.stderr)")
       #expect(
-        result.stderr.hasPrefix("leamoji: error: MovieData.json: \(problem)"),
+        result.stderr.hasPrefix("leamoji: MovieData.json: \(problem)"),
         "\(arguments): \(result.stderr)")
       #expect(
         try String(contentsOf: work.appendingPathComponent("MovieData.json"), encoding: .utf8)
@@ -177,7 +177,7 @@ struct DuplicateIDCommandTests {
     // The same file as a fragment: named as the fragment.
     let fragment = try CLI.leamoji(["merge", "MovieData.json", "--output", "out.json"], in: work)
     #expect(fragment.status == 65 && fragment.stderrLines.count == 1)
-    #expect(fragment.stderr.hasPrefix("leamoji: error: MovieData.json: \(problem)"))
+    #expect(fragment.stderr.hasPrefix("leamoji: MovieData.json: \(problem)"))
     #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out.json").path))
   }
 }
