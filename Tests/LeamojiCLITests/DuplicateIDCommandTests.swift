@@ -90,7 +90,10 @@ struct DuplicateIDCommandTests {
     let list = try CLI.leamoji(["list"], in: work)
     #expect(list.status == 0)
     let lines = list.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.map { String($0.prefix { $0 != " " }) } == ["AliceInWonderland", "b", "c", "twin", "twin"])
+    #expect(
+      lines.map { String($0.prefix { $0 != " " }) } == [
+        "AliceInWonderland", "b", "c", "twin", "twin",
+      ])
     #expect(lines[3].hasPrefix("twin  \"Twin one\"  ? s") && lines[3].contains("model app"))
     #expect(lines[4].hasPrefix("twin  \"Twin two\"  ? s  no markers"))
     #expect(
@@ -102,7 +105,8 @@ struct DuplicateIDCommandTests {
     let summaries = try listJSON.stdout.split(separator: "\n").map {
       try #require(try AppFiles.json(String($0)) as? [String: Any])
     }
-    #expect(summaries.map { $0["id"] as? String } == ["AliceInWonderland", "b", "c", "twin", "twin"])
+    #expect(
+      summaries.map { $0["id"] as? String } == ["AliceInWonderland", "b", "c", "twin", "twin"])
     #expect(summaries.map { $0["title"] as? String }.suffix(2) == ["Twin one", "Twin two"])
 
     // export --format ios: every entry, the twins in file order, in the app's schema.

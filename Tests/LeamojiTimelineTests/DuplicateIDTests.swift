@@ -98,7 +98,9 @@ struct DuplicateIDTests {
     #expect(throws: error) { try store.checkUnambiguous(["b", "twin"]) }
     try store.checkUnambiguous(["b", "AliceInWonderland", "new"])
     #expect(throws: error) {
-      try store.merge([MovieUpdate(movie: sampleMovie("c")), MovieUpdate(movie: sampleMovie("twin"))])
+      try store.merge([
+        MovieUpdate(movie: sampleMovie("c")), MovieUpdate(movie: sampleMovie("twin")),
+      ])
     }
     #expect(throws: error) {
       try store.storeEdits(

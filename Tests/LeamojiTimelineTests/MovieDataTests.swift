@@ -219,7 +219,8 @@ struct MovieDataTests {
         .description == message)
   }
 
-  @Test("duplicate ids are all read, in file order; other damage in an entry is read around and noted")
+  @Test(
+    "duplicate ids are all read, in file order; other damage in an entry is read around and noted")
   func damagedEntries() throws {
     let valid = try MovieData.encode([sampleMovie("a"), sampleMovie("b")])
     let text = String(decoding: valid, as: UTF8.self)
