@@ -43,8 +43,9 @@ extension MovieStore {
   /// written and the error names both files; within one fragment, entries sharing an id count
   /// once when they are equal and are refused when they differ. An id that two entries of the
   /// store hold is refused (`MovieData.ambiguity`): which one to replace cannot be known; the
-  /// store's other entries sharing an id are kept as they are. Fragments are read one at a time, so memory holds
-  /// the store and the fragments' entries, not every fragment's text at once.
+  /// store's other entries sharing an id are kept as they are. Fragments are read one at a
+  /// time, so memory holds the store and the fragments' entries, not every fragment's text at
+  /// once.
   public func merge(fragments paths: [String]) throws(FragmentMergeError) -> FragmentMergeReport {
     var updates: [String: (update: RawUpdate, file: String)] = [:]
     var companions: [(from: String, name: String)] = []
