@@ -77,9 +77,17 @@ public struct AnalysisPlan: Sendable {
   }
 
   /// Analyses one video and stores its entry under `id`; returns the entry as stored.
+  /// - Throws: `LeamojiError` (bad input, before any work) when two entries of the file have
+  ///   `id` (`MovieData.ambiguity`), and for what the analysis or the store refuse.
   public func analyze(
     path: String, id: String, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> Stored {
+    // Two entries with this id in the file: refuse before the work, not after it.
+    do {
+      try store.checkUnambiguous([id])
+    } catch {
+      throw LeamojiError(error.description, kind: .badInput)
+    }
     let analysis = try VideoAnalysis.run(
       path: path, classifier: classifier, interval: options.interval, threads: options.threads,
       wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)

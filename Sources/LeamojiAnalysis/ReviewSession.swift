@@ -49,8 +49,8 @@ public final class ReviewSession {
 
   /// A session over the entry for `video` in `store` (`id`, or the first of
   /// `MovieID.candidates(forVideo:)` the file has).
-  /// - Throws: `LeamojiError` when the file cannot be read, has no entry for the video, or the
-  ///   entry has no markers.
+  /// - Throws: `LeamojiError` when the file cannot be read, has no entry for the video or
+  ///   several (`MovieData.ambiguity`), or the entry has no markers.
   public init(
     video: String, store: MovieStore, id: String? = nil, folder: String? = nil,
     encode: @escaping (RGBImage) throws(LeamojiError) -> [UInt8] = ImageFiles.png
@@ -67,6 +67,11 @@ public final class ReviewSession {
       throw LeamojiError(
         "\(store.path): no entry for \(wanted.last ?? video); run `leamoji analyze \(video)` first",
         kind: .badInput)
+    }
+    if let ambiguity = MovieData.ambiguity(
+      of: entry.movie.id, ids: catalogue.map(\.movie.id), path: store.path)
+    {
+      throw LeamojiError(ambiguity.description, kind: .badInput)
     }
     guard !entry.movie.markers.isEmpty else {
       throw LeamojiError(

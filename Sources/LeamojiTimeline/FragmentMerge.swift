@@ -40,8 +40,12 @@ extension MovieStore {
   ///
   /// Idempotent (merging the same fragments again changes nothing) and independent of the
   /// order of `paths`: two fragments with one id must hold the same entry, else nothing is
-  /// written and the error names both files. Fragments are read one at a time, so memory holds
-  /// the store and the fragments' entries, not every fragment's text at once.
+  /// written and the error names both files; within one fragment, entries sharing an id count
+  /// once when they are equal and are refused when they differ. An id that two entries of the
+  /// store hold is refused (`MovieData.ambiguity`): which one to replace cannot be known; the
+  /// store's other entries sharing an id are kept as they are. Fragments are read one at a
+  /// time, so memory holds the store and the fragments' entries, not every fragment's text at
+  /// once.
   public func merge(fragments paths: [String]) throws(FragmentMergeError) -> FragmentMergeReport {
     var updates: [String: (update: RawUpdate, file: String)] = [:]
     var companions: [(from: String, name: String)] = []
@@ -63,8 +67,24 @@ extension MovieStore {
       } catch {
         throw FragmentMergeError(kind: .badInput, error: error)
       }
-      for entry in entries {
+      // One id twice in this fragment: the same entry twice counts once; two different
+      // entries cannot both be stored under it (as for two fragments).
+      var firstInFragment: [String: Int] = [:]
+      for (index, entry) in entries.enumerated() {
         let id = entry.id
+        if let first = firstInFragment[id] {
+          guard entries[first].raw == entry.raw else {
+            throw FragmentMergeError(
+              kind: .badInput,
+              error: MovieDataError(
+                path: fragment,
+                problem:
+                  "entries \(first + 1) and \(index + 1) both have the id \"\(id)\" but differ; "
+                  + "keep one of them (or give one another id) and run again"))
+          }
+          continue
+        }
+        firstInFragment[id] = index
         if let earlier = updates[id], earlier.update.object != entry.raw {
           let (first, second) = [earlier.file, fragment].sorted().pair
           throw FragmentMergeError(

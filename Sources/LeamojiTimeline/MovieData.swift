@@ -18,7 +18,7 @@ public enum MovieData {
 
   /// The bytes of the document for `movies`, sorted by `id`.
   /// - Parameter path: only used to name the file in an error.
-  /// - Throws: when the document could not be read back: an empty or duplicate id, or a number
+  /// - Throws: for an empty id, two movies with one id (leamoji never makes them), or a number
   ///   that is not finite (JSON has no NaN or infinity).
   public static func encode(_ movies: [Movie], path: String = defaultFileName)
     throws(MovieDataError) -> Data
@@ -40,8 +40,9 @@ public enum MovieData {
 
   /// The entries of a document, in file order, however they were written: any object with a
   /// string `id` is an entry (see `CatalogueEntry`).
-  /// - Throws: for what is not JSON, not an array, an entry that is not an object or has no
-  ///   string `id`, or two entries with one id (the file would mean two things).
+  /// - Throws: for what is not JSON, not an array, or an entry that is not an object or has no
+  ///   string `id`. Two entries with one id are both returned, in file order (see
+  ///   `ambiguity(of:ids:path:)` for the commands that must pick one).
   public static func decodeCatalogue(_ data: Data, path: String) throws(MovieDataError)
     -> [CatalogueEntry]
   {
@@ -56,8 +57,8 @@ public enum MovieData {
     var movie: Movie { entry.movie }
   }
 
-  /// Parses a document: valid JSON, an array, objects with a unique string `id`. Everything
-  /// else in an entry is optional (`CatalogueEntry.read`).
+  /// Parses a document: valid JSON, an array, objects with a string `id` (ids may repeat).
+  /// Everything else in an entry is optional (`CatalogueEntry.read`).
   static func parse(_ data: Data, path: String) throws(MovieDataError) -> [Entry] {
     try parseRaw(data, path: path).map { id, raw in
       Entry(entry: CatalogueEntry.read(raw, id: id), raw: raw)
@@ -65,7 +66,8 @@ public enum MovieData {
   }
 
   /// `parse` without the typed view: each entry's id and keys, in file order (what merging
-  /// needs).
+  /// needs). The index of an entry in the result is its index in the file: every entry is
+  /// returned, including entries whose id an earlier entry already has.
   static func parseRaw(_ data: Data, path: String) throws(MovieDataError) -> [(
     id: String, raw: [String: RawJSON]
   )] {
@@ -83,18 +85,63 @@ public enum MovieData {
     }
     var entries: [(id: String, raw: [String: RawJSON])] = []
     entries.reserveCapacity(values.count)
-    var firstEntryForID: [String: Int] = [:]
     for (index, value) in values.enumerated() {
       let object = try entryObject(value, index: index, path: path)
-      guard case .string(let id)? = object["id"] else { continue }
-      if let first = firstEntryForID[id] {
-        throw MovieDataError(
-          path: path, problem: "duplicate id \"\(id)\" (entries \(first + 1) and \(index + 1))")
-      }
-      firstEntryForID[id] = index
+      guard case .string(let id)? = object["id"] else { continue }  // checked by entryObject
       entries.append((id, object))
     }
     return entries
+  }
+
+  // MARK: - Duplicated ids
+
+  /// Why a command cannot act on the entry `id` of a file whose entries have `ids` (in file
+  /// order): `nil` when at most one entry has it.
+  ///
+  /// A file may hold two entries with one id (the original app or a person wrote them); every
+  /// entry is read and kept. But storing an analysis, a person's corrections or a fragment under
+  /// that id, or showing or playing "the" entry for it, would have to guess which entry is meant
+  /// — the two may be one film twice or two films — so such a command refuses, naming the file,
+  /// the id and the entries' positions (1-based, as `list` and a text editor count them), and
+  /// says how to fix it (docs/movie-data.md, "Duplicated ids").
+  public static func ambiguity(of id: String, ids: [String], path: String) -> MovieDataError? {
+    let positions = ids.indices.filter { ids[$0] == id }.map { $0 + 1 }
+    guard positions.count > 1 else { return nil }
+    return MovieDataError(path: path, problem: ambiguityProblem(id: id, positions: positions))
+  }
+
+  /// The ids held by more than one entry of `ids` (in file order), each with the 1-based
+  /// positions of its entries, in order of first appearance.
+  public static func duplicatedIDs(_ ids: [String]) -> [(id: String, positions: [Int])] {
+    var positions: [String: [Int]] = [:]
+    var order: [String] = []
+    for (index, id) in ids.enumerated() {
+      if positions[id] == nil { order.append(id) }
+      positions[id, default: []].append(index + 1)
+    }
+    return order.compactMap { id in
+      positions[id].flatMap { $0.count > 1 ? (id, $0) : nil }
+    }
+  }
+
+  /// `id "x" is in entries 2 and 5: ...; give one of them another id or remove it`.
+  static func ambiguityProblem(id: String, positions: [Int]) -> String {
+    let numbers = positions.map(String.init)
+    let list = numbers.dropLast().joined(separator: ", ") + " and " + numbers.last!
+    let fix =
+      positions.count == 2
+      ? "give one of them another id (or remove it)"
+      : "give all but one of them other ids (or remove them)"
+    return "id \"\(id)\" is in entries \(list), so leamoji cannot tell which one is meant; "
+      + "\(fix) and run again"
+  }
+
+  /// `entries` sorted by id, entries with one id kept in their file order (the written order).
+  public static func sortedByID<T>(_ entries: [T], id: (T) -> String) -> [T] {
+    entries.enumerated().sorted { a, b in
+      let (ia, ib) = (id(a.element), id(b.element))
+      return ia != ib ? ia < ib : a.offset < b.offset
+    }.map(\.element)
   }
 
   /// `value` as an entry: an object with a string `id`.
@@ -116,7 +163,8 @@ public enum MovieData {
     return object
   }
 
-  /// Refuses what `decode` would refuse: empty or duplicate ids, and non-finite numbers.
+  /// Refuses what leamoji itself never writes: empty ids, two movies with one id (a file may
+  /// hold them, but leamoji does not make them), and non-finite numbers.
   static func validate(_ movies: [Movie], path: String) throws(MovieDataError) {
     var seen = Set<String>()
     for movie in movies {

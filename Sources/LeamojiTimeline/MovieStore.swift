@@ -76,6 +76,15 @@ public struct MovieStore: Sendable {
     try readEntries(target).map(\.entry)
   }
 
+  /// Refuses, as `merge` and `storeEdits` would, when the file holds two entries with one of
+  /// `ids` (`MovieData.ambiguity`), or is malformed: `analyze` checks this before any work.
+  public func checkUnambiguous(_ ids: [String]) throws(MovieDataError) {
+    let fileIDs = try readRawEntries(target).map(\.id)
+    for id in ids {
+      if let error = MovieData.ambiguity(of: id, ids: fileIDs, path: path) { throw error }
+    }
+  }
+
   /// Whether the file exists (a link is followed).
   public var exists: Bool { access(DurableFile.followingLinks(path), F_OK) == 0 }
 
@@ -85,6 +94,8 @@ public struct MovieStore: Sendable {
   /// `<id>.jpg` (the app's or a hand-set one), and every key leamoji does not write; its other
   /// keys (`markers`, `model`, `duration`, `frames`, ...) are the update's. When several
   /// updates have the same id, only the last one is stored (and reported).
+  /// - Throws: `MovieDataError` also when the file holds two entries with an updated id
+  ///   (`MovieData.ambiguity`): nothing is written then.
   @discardableResult
   public func merge(_ updates: [MovieUpdate]) throws(MovieDataError) -> MergeResult {
     // Several updates for one id: only the last counts.
@@ -108,8 +119,8 @@ public struct MovieStore: Sendable {
   /// analysis' markers with the edits applied, see `UserEdits.apply`) and the labels of its
   /// `frames` follow them; every other key stays.
   /// Same lock and durable write as `merge`. Returns the stored entry.
-  /// - Throws: `MovieDataError` when the file has no entry `id`, is malformed, or cannot be
-  ///   written (the file is then unchanged).
+  /// - Throws: `MovieDataError` when the file has no entry `id` or several, is malformed, or
+  ///   cannot be written (the file is then unchanged).
   @discardableResult
   public func storeEdits(id: String, markers: [Marker], edits: [UserEdit]) throws(MovieDataError)
     -> Movie
@@ -143,7 +154,8 @@ public struct MovieStore: Sendable {
   }
 
   /// Under the lock: reads the file, combines each update with the entry of its id (see
-  /// `combine`), and writes the whole file durably. Returns the stored entries (in update order)
+  /// `combine`; an id two entries hold is refused as `.read`, nothing written), and writes the
+  /// whole file durably. Returns the stored entries (in update order)
   /// and the ids that replaced an existing entry.
   func store(_ updates: [RawUpdate]) throws(MovieDataError) -> (
     stored: [CatalogueEntry], replaced: [String]
@@ -179,37 +191,53 @@ public struct MovieStore: Sendable {
     }
     defer { lock.release() }
 
-    var entries: [String: [String: RawJSON]] = [:]
+    // Every entry of the file in file order, ids repeating or not: none is dropped.
+    var entries: [(id: String, raw: [String: RawJSON])]
     do {
-      for (id, raw) in try readRawEntries(file) { entries[id] = raw }
+      entries = try readRawEntries(file)
     } catch {
       throw .read(error)
     }
+    var positions: [String: [Int]] = [:]
+    for (index, entry) in entries.enumerated() { positions[entry.id, default: []].append(index) }
     var stored: [CatalogueEntry] = []
     var replaced: [String] = []
     for update in updates {
+      let found = positions[update.id] ?? []
+      guard found.count < 2 else {
+        // Which of the entries is meant cannot be known: refuse rather than guess.
+        throw .read(
+          MovieDataError(
+            path: path,
+            problem: MovieData.ambiguityProblem(id: update.id, positions: found.map { $0 + 1 })))
+      }
       var object = update.object
       if let change = update.change {
-        guard let old = entries[update.id] else {
+        guard let index = found.first else {
           throw .write(
             MovieDataError(
               path: path, problem: "no entry \"\(update.id)\" (analyse the video first)"))
         }
-        object = change(old)
+        object = change(entries[index].raw)
         replaced.append(update.id)
-      } else if let old = entries[update.id] {
-        object = Self.combine(old: old, new: update)
+      } else if let index = found.first {
+        object = Self.combine(old: entries[index].raw, new: update)
         replaced.append(update.id)
       }
       // A person's corrections win over the model's markers, after every analysis too.
       object = UserEdits.reapply(object, id: update.id)
-      entries[update.id] = object
+      if let index = found.first {
+        entries[index].raw = object
+      } else {
+        positions[update.id] = [entries.count]
+        entries.append((update.id, object))
+      }
       stored.append(CatalogueEntry.read(object, id: update.id))
     }
     let document: Data
     do {
       document = try MovieData.encode(
-        raw: entries.keys.sorted().compactMap { entries[$0] }, path: path)
+        raw: MovieData.sortedByID(entries, id: \.id).map(\.raw), path: path)
     } catch {
       throw .write(error)
     }

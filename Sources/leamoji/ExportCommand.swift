@@ -49,7 +49,7 @@ struct Export: ParsableCommand {
     let result: AppExport.Output
     do {
       result = try AppExport.export(
-        entries.sorted { $0.movie.id < $1.movie.id }, everySecond: everySecond)
+        MovieData.sortedByID(entries, id: \.movie.id), everySecond: everySecond)
     } catch {
       throw CommandFailure("\(data): cannot export: \(error)", status: .badInput)
     }

@@ -28,7 +28,15 @@ struct List: ParsableCommand {
 
   func run() throws {
     let entries = try MovieStore.catalogueForCommand(at: data)
-    for entry in entries.sorted(by: { $0.movie.id < $1.movie.id }) {
+    for (id, positions) in MovieData.duplicatedIDs(entries.map(\.movie.id)) {
+      let numbers = positions.map(String.init)
+      Console.warning(
+        "\(data): id '\(id)' is in entries \(numbers.dropLast().joined(separator: ", ")) and "
+          + "\(numbers.last!) (all listed); analyze, merge, review, timeline and play refuse "
+          + "this id until only one entry has it")
+    }
+    // Every entry, entries sharing an id in file order.
+    for entry in MovieData.sortedByID(entries, id: \.movie.id) {
       let summary = CatalogueSummary(entry)
       if json {
         Console.printJSON(jsonText(summary))

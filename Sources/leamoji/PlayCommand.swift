@@ -82,7 +82,11 @@ struct Play: ParsableCommand {
       throw CommandFailure(error.description, status: .badInput)
     }
     for candidate in MovieID.candidates(forVideo: video).dropFirst() {
-      if let movie = movies.first(where: { $0.id == candidate }) { return movie }
+      guard let movie = movies.first(where: { $0.id == candidate }) else { continue }
+      if let ambiguity = MovieData.ambiguity(of: candidate, ids: movies.map(\.id), path: data) {
+        throw CommandFailure(ambiguity.description, status: .badInput)
+      }
+      return movie
     }
     let id = MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
     Console.writeStderr(

@@ -43,6 +43,9 @@ struct Timeline: ParsableCommand {
           + (data == MovieData.defaultFileName ? "" : " --output \(data)"),
         status: .noInput)
     }
+    if let ambiguity = MovieData.ambiguity(of: id, ids: movies.map(\.id), path: data) {
+      throw CommandFailure(ambiguity.description, status: .badInput)
+    }
     let movie = entry.movie
     if json {
       Console.printJSON(jsonText(movie))
