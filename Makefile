@@ -61,8 +61,10 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
 
-# Regenerates the training data, the default model and the sample videos (a few minutes).
+# Regenerates the training data, the default model and the sample videos (a few minutes; the
+# model's training fetches 30 photos once, scripts/fetch-photos.sh).
 model: release test-deps
+	$(call install_missing,$(REAL_CHECK_PACKAGES))
 	scripts/regenerate-assets.sh all
 
 # Prints the network's speed: the FMA peak, inference at batch 1 and 32, training, each

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates everything leamoji ships that is generated: the training and testing images
 # (not committed), the default model Models/leamoji.safetensors, and the sample videos in
-# SampleVideos/ with their ground truth. Deterministic apart from the H.264 encoder's version.
+# SampleVideos/ with their ground truth. Deterministic apart from the H.264 encoder's version
+# and FFmpeg's JPEG decoder (the model's training mixes in 30 real photos, fetched checksummed
+# by scripts/fetch-photos.sh; needs curl, unzip and the network once).
 #
 #   scripts/regenerate-assets.sh            # everything
 #   scripts/regenerate-assets.sh videos     # only the sample videos
@@ -32,12 +34,13 @@ command -v ffmpeg >/dev/null || { echo "regenerate-assets: the ffmpeg CLI is nee
 
 if [ "$what" = all ] || [ "$what" = model ]; then
   rm -rf "Training Data" "Testing Data"
+  scripts/fetch-photos.sh .build/photos
   "$leamoji" scenes dataset --set classic --out . --train-per-class 1000 --test-per-class 200 \
-    --size 64 --seed 2018
+    --size 64 --seed 2018 --photos .build/photos --photo-blend 0.4 --photo-plain 0.5
   "$leamoji" train "Training Data" --test "Testing Data" --epochs 12 --batch-size 32 --seed 42 \
     --augment flip,crop,noise --output Models/leamoji.safetensors --overwrite \
-    --author "the leamoji project" --version 1.0 --created "${MODEL_CREATED:-2026-11-22}" \
-    --description "Happy, neutral or scary from lighting: trained on leamoji's classic generated scenes (scenes dataset --set classic), not on films; dark scenes tend to be called scary."
+    --author "the leamoji project" --version 1.1 --created "${MODEL_CREATED:-2026-11-23}" \
+    --description "Happy, neutral or scary, mostly from lighting: trained on leamoji's classic generated scenes (scenes dataset --set classic) with 30 real photos mixed in (--photos: blended under 40 % of the scenes, 500 plain photos as neutral), not on films. Dark scenes tend to be called scary; real footage without a mood cue mostly neutral."
 fi
 
 # name | seed | title | shots (mood:seconds)
