@@ -21,7 +21,8 @@ import Foundation
 /// The handler itself only writes the signal number to a pipe (all a handler may safely do);
 /// a watcher thread reads it and calls the participants, so they may take locks and allocate.
 /// Handlers are installed with the first registration and stay for the life of the process;
-/// other signals (SIGWINCH, crashes) are not the coordinator's.
+/// other signals (SIGWINCH, crashes) are not the coordinator's. A SIGHUP that the process was
+/// started ignoring (`nohup leamoji …`) stays ignored.
 public enum SignalCoordinator {
   /// The signals the coordinator owns.
   public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -85,6 +86,9 @@ public enum SignalCoordinator {
       // A parent may have started us with these blocked; Ctrl-C must still work.
       pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
       for signal in terminationSignals {
+        // `nohup` starts a program with SIGHUP ignored so that it outlives the terminal: keep
+        // it ignored (the hang-up then ends nothing and cleans nothing, as the user asked).
+        if signal == SIGHUP && isIgnored(signal) { continue }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
@@ -95,6 +99,14 @@ public enum SignalCoordinator {
         sigaction(signal, &action, nil)
       }
     }
+  }
+
+  /// Whether `signal`'s disposition is "ignore" (inherited through exec, as `nohup` sets it).
+  static func isIgnored(_ signal: Int32) -> Bool {
+    var current = sigaction()
+    sigaction(signal, nil, &current)
+    return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+      == unsafeBitCast(SIG_IGN, to: Int.self)
   }
 
   /// The handler: the signal number into the pipe, errno preserved. Nothing else.

@@ -14,6 +14,9 @@ struct SpawnedLeamoji {
     pid = try CLI.spawn([CLI.binary] + arguments, stderr: "/dev/null")
   }
 
+  /// A process started otherwise (e.g. through `nohup`).
+  init(pid: pid_t) { self.pid = pid }
+
   /// Waits for the end; the raw wait status and the peak resident memory in KiB.
   func wait() -> (status: Int32, peakKiB: Int) {
     var status: Int32 = 0
@@ -88,6 +91,36 @@ struct ResourceLimitTests {
     #expect(most == 2, "both jobs ran at the same time at some point")
     #expect(seen.count >= 4, "the watcher saw most videos being read (\(seen.count))")
     #expect(movieIDs(in: work.appendingPathComponent("MovieData.json"))?.count == 6)
+  }
+
+  @Test("under nohup a hang-up does not stop analyze: it finishes and stores its timeline")
+  func nohupKeepsRunning() throws {
+    let work = try CLI.temporaryFolder("nohup")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    try StoreFiles.writeOldEntries(count: 15_000, to: data)
+    let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
+    let pid = try CLI.spawn(
+      ["/usr/bin/nohup", CLI.binary, "analyze", video.path, "--output", data.path, "--no-poster"],
+      stderr: "/dev/null")
+    let run = SpawnedLeamoji(pid: pid)
+    var hangUps = 0
+    let deadline = Date().addingTimeInterval(60)
+    // nohup ignores SIGHUP and then execs leamoji in the same process: hang up only once the
+    // process is leamoji, then every few milliseconds until it ends.
+    func isLeamoji() -> Bool {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?
+        .hasSuffix("/leamoji") == true
+    }
+    while run.isRunning && !isLeamoji() && Date() < deadline { usleep(1_000) }
+    while isLeamoji() && Date() < deadline {  // a finished (zombie) process has no exe link
+      if kill(pid, SIGHUP) == 0 { hangUps += 1 }
+      usleep(5_000)
+    }
+    let (status, _) = run.wait()
+    #expect(hangUps > 0)
+    #expect(status == 0, "wait status \(status) after \(hangUps) hang-ups")
+    #expect(movieIDs(in: data)?.contains("new") == true)
   }
 
   @Test(
