@@ -1,0 +1,279 @@
+import LeamojiCore
+
+/// Batch normalisation over the channels of `[C, H, W]` maps, as PyTorch's `BatchNorm2d`.
+///
+/// As a `Layer` (one sample at a time) it is the inference form: `y = x · scale + shift` per
+/// channel with `scale = weight / √(running_var + eps)` and `shift = bias − running_mean ·
+/// scale`. Training needs the whole batch's statistics, so it goes through
+/// `trainingForward` / `trainingBackward` (`Network.batchGradients`), which also give the
+/// updated running statistics.
+public struct BatchNorm2D: Layer {
+  /// Layer name; tensors `<name>.weight`, `.bias`, `.running_mean`, `.running_var`,
+  /// `.num_batches_tracked`.
+  public let name: String
+  /// Channels.
+  public let features: Int
+  /// Added to the variance before the square root.
+  public let eps: Double
+  /// Weight of the new batch in the running statistics' update.
+  public let momentum: Double
+  /// γ, shape `[features]` (starts at 1).
+  public var weight: Tensor
+  /// β, shape `[features]` (starts at 0).
+  public var bias: Tensor
+  /// Running mean, shape `[features]` (starts at 0).
+  public var runningMean: Tensor
+  /// Running unbiased variance, shape `[features]` (starts at 1).
+  public var runningVar: Tensor
+  /// Training batches seen, shape `[]` (PyTorch keeps it as an integer; here it is a float).
+  public var batchesTracked: Tensor
+
+  /// A fresh layer: γ 1, β 0, running mean 0, running variance 1, no batches tracked.
+  public init(
+    name: String, features: Int, eps: Double = LayerSpec.defaultBatchNormEps,
+    momentum: Double = LayerSpec.defaultBatchNormMomentum
+  ) {
+    self.init(
+      name: name, eps: eps, momentum: momentum,
+      weight: Tensor(shape: [features], repeating: 1), bias: Tensor(shape: [features]),
+      runningMean: Tensor(shape: [features]),
+      runningVar: Tensor(shape: [features], repeating: 1), batchesTracked: Tensor(shape: []))
+  }
+
+  /// A layer with given tensors (all `[features]`, `batchesTracked` `[]`).
+  public init(
+    name: String, eps: Double, momentum: Double, weight: Tensor, bias: Tensor,
+    runningMean: Tensor, runningVar: Tensor, batchesTracked: Tensor
+  ) {
+    let f = weight.count
+    precondition(
+      weight.shape == [f] && bias.shape == [f] && runningMean.shape == [f]
+        && runningVar.shape == [f] && batchesTracked.shape == [], "batch norm tensor shapes")
+    self.name = name
+    self.features = f
+    self.eps = eps
+    self.momentum = momentum
+    self.weight = weight
+    self.bias = bias
+    self.runningMean = runningMean
+    self.runningVar = runningVar
+    self.batchesTracked = batchesTracked
+  }
+
+  public var spec: LayerSpec {
+    .batchNorm2d(name: name, features: features, eps: eps, momentum: momentum)
+  }
+
+  public var parameters: [Tensor] {
+    get { [weight, bias] }
+    set {
+      precondition(newValue.count == 2 && newValue.allSatisfy { $0.shape == [features] })
+      weight = newValue[0]
+      bias = newValue[1]
+    }
+  }
+
+  public var buffers: [Tensor] {
+    get { [runningMean, runningVar, batchesTracked] }
+    set {
+      precondition(
+        newValue.count == 3 && newValue[0].shape == [features]
+          && newValue[1].shape == [features] && newValue[2].shape == [])
+      runningMean = newValue[0]
+      runningVar = newValue[1]
+      batchesTracked = newValue[2]
+    }
+  }
+
+  public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] {
+    guard s.count == 3, s[0] == features else {
+      throw LayerShapeError("batchnorm2d \(name) expects [\(features), H, W] but gets \(s)")
+    }
+    return s
+  }
+
+  /// `1 / √(running_var + eps)` per channel, in Double then rounded (the inference form).
+  func inverseStd(_ c: Int) -> Double {
+    1 / (Double(runningVar.data[c]) + eps).squareRoot()
+  }
+
+  /// The inference form's per-channel `scale` and `shift` (`y = x · scale + shift`); the
+  /// engine applies the same numbers.
+  public func scaleAndShift() -> (scale: [Float], shift: [Float]) {
+    var scale = [Float](repeating: 0, count: features)
+    var shift = [Float](repeating: 0, count: features)
+    for c in 0..<features {
+      let s = Double(weight.data[c]) * inverseStd(c)
+      scale[c] = Float(s)
+      shift[c] = Float(Double(bias.data[c]) - Double(runningMean.data[c]) * s)
+    }
+    return (scale, shift)
+  }
+
+  public func forward(_ input: Tensor) -> Tensor {
+    let (scale, shift) = scaleAndShift()
+    let area = input.count / features
+    var y = Tensor(shape: input.shape)
+    for c in 0..<features {
+      for i in (c * area)..<((c + 1) * area) { y.data[i] = input.data[i] * scale[c] + shift[c] }
+    }
+    return y
+  }
+
+  // Inference form: ∂x = ∂y · scale; ∂γ = Σ ∂y · (x − mean) / √(var + eps); ∂β = Σ ∂y.
+  public func backward(
+    input: Tensor, output: Tensor, outputGradient: Tensor,
+    parameterGradients: inout [Tensor], needsInputGradient: Bool
+  ) -> Tensor? {
+    let (scale, _) = scaleAndShift()
+    let area = input.count / features
+    var dx = needsInputGradient ? Tensor(shape: input.shape) : nil
+    for c in 0..<features {
+      let inv = inverseStd(c)
+      let mean = Double(runningMean.data[c])
+      var dGamma = 0.0
+      var dBeta = 0.0
+      for i in (c * area)..<((c + 1) * area) {
+        let dy = outputGradient.data[i]
+        dGamma += Double(dy) * (Double(input.data[i]) - mean) * inv
+        dBeta += Double(dy)
+        dx?.data[i] = dy * scale[c]
+      }
+      parameterGradients[0].data[c] += Float(dGamma)
+      parameterGradients[1].data[c] += Float(dBeta)
+    }
+    return dx
+  }
+
+  // MARK: Training (whole batch)
+
+  /// What `trainingForward` keeps for `trainingBackward`: the normalised inputs and each
+  /// channel's `1 / √(batch variance + eps)`.
+  public struct BatchCache: Sendable {
+    var normalised: [Tensor]
+    var inverseStd: [Double]
+  }
+
+  /// Training-mode forward over a whole batch (every sample `[C, H, W]`): each channel
+  /// normalised with the batch's mean and biased variance (sums in Double, in sample order,
+  /// so the result does not depend on threads). Returns the outputs, the cache for the
+  /// backward pass and the buffers after PyTorch's update (`running = (1 − momentum) ·
+  /// running + momentum · batch`, with the unbiased variance; one more batch tracked).
+  public func trainingForward(_ xs: [Tensor]) -> (
+    outputs: [Tensor], cache: BatchCache, buffers: [Tensor]
+  ) {
+    let n = xs.count
+    let area = xs.first.map { $0.count / features } ?? 0
+    let total = Double(n * area)
+    var ys = xs.map { Tensor(shape: $0.shape) }
+    var normalised = ys
+    var inverse = [Double](repeating: 0, count: features)
+    var mean = runningMean
+    var variance = runningVar
+    for c in 0..<features {
+      let range = (c * area)..<((c + 1) * area)
+      var sum = 0.0
+      for x in xs { for i in range { sum += Double(x.data[i]) } }
+      let mu = sum / total
+      var squares = 0.0
+      for x in xs {
+        for i in range {
+          let d = Double(x.data[i]) - mu
+          squares += d * d
+        }
+      }
+      let biased = squares / total
+      let inv = 1 / (biased + eps).squareRoot()
+      inverse[c] = inv
+      let gamma = weight.data[c]
+      let beta = bias.data[c]
+      for j in 0..<n {
+        for i in range {
+          let h = Float((Double(xs[j].data[i]) - mu) * inv)
+          normalised[j].data[i] = h
+          ys[j].data[i] = h * gamma + beta
+        }
+      }
+      let unbiased = total > 1 ? squares / (total - 1) : biased
+      mean.data[c] = Float((1 - momentum) * Double(runningMean.data[c]) + momentum * mu)
+      variance.data[c] = Float((1 - momentum) * Double(runningVar.data[c]) + momentum * unbiased)
+    }
+    let tracked = Tensor(shape: [], data: [batchesTracked.data[0] + 1])
+    return (ys, BatchCache(normalised: normalised, inverseStd: inverse), [mean, variance, tracked])
+  }
+
+  /// Training-mode backward over the batch: with `N` elements per channel and `x̂` the
+  /// normalised input, `∂β = Σ ∂y`, `∂γ = Σ ∂y · x̂` and
+  /// `∂x = γ / √(σ² + eps) / N · (N · ∂y − ∂β − x̂ · ∂γ)`. Parameter gradients are added.
+  public func trainingBackward(
+    cache: BatchCache, outputGradients dys: [Tensor], parameterGradients: inout [Tensor],
+    needsInputGradient: Bool
+  ) -> [Tensor]? {
+    let n = dys.count
+    let area = dys.first.map { $0.count / features } ?? 0
+    let total = Double(n * area)
+    var dxs = needsInputGradient ? dys.map { Tensor(shape: $0.shape) } : nil
+    for c in 0..<features {
+      let range = (c * area)..<((c + 1) * area)
+      var dBeta = 0.0
+      var dGamma = 0.0
+      for j in 0..<n {
+        for i in range {
+          let dy = Double(dys[j].data[i])
+          dBeta += dy
+          dGamma += dy * Double(cache.normalised[j].data[i])
+        }
+      }
+      parameterGradients[0].data[c] += Float(dGamma)
+      parameterGradients[1].data[c] += Float(dBeta)
+      guard dxs != nil else { continue }
+      let k = Double(weight.data[c]) * cache.inverseStd[c] / total
+      for j in 0..<n {
+        for i in range {
+          let dy = Double(dys[j].data[i])
+          let h = Double(cache.normalised[j].data[i])
+          dxs![j].data[i] = Float(k * (total * dy - dBeta - h * dGamma))
+        }
+      }
+    }
+    return dxs
+  }
+}
+
+/// Dropout (PyTorch's `Dropout`): the identity as a `Layer` (inference); in training
+/// (`Network.batchGradients`) each element is zeroed with probability `p` and the others
+/// multiplied by `1 / (1 − p)`, with masks drawn from a seed so training stays reproducible.
+public struct Dropout: Layer {
+  /// Probability of zeroing an element in training, in [0, 1).
+  public let p: Double
+
+  public init(p: Double) { self.p = p }
+
+  public var spec: LayerSpec { .dropout(p: p) }
+  public var parameters: [Tensor] {
+    get { [] }
+    set { precondition(newValue.isEmpty, "Dropout has no parameters") }
+  }
+
+  public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] { s }
+
+  public func forward(_ input: Tensor) -> Tensor { input }
+
+  public func backward(
+    input: Tensor, output: Tensor, outputGradient: Tensor,
+    parameterGradients: inout [Tensor], needsInputGradient: Bool
+  ) -> Tensor? {
+    needsInputGradient ? outputGradient : nil
+  }
+
+  /// The training mask for one sample of `count` elements: 0 for a dropped element, else
+  /// `1 / (1 − p)`. Element `i` is dropped when the `i`-th draw of `SplitMix64(seed:)` (as a
+  /// unit double) is below `p`.
+  public func mask(count: Int, seed: UInt64) -> Tensor {
+    var rng = SplitMix64(seed: seed)
+    let keep = Float(1 / (1 - p))
+    var m = Tensor(shape: [count])
+    for i in 0..<count { m.data[i] = rng.nextUnitDouble() < p ? 0 : keep }
+    return m
+  }
+}
