@@ -165,38 +165,66 @@ public struct BatchNorm2D: Layer {
     let n = xs.count
     let area = xs.first.map { $0.count / features } ?? 0
     let total = Double(n * area)
-    var ys = xs.map { Tensor(shape: $0.shape) }
-    var normalised = ys
+    var sums = [Double](repeating: 0, count: features)
+    var squares = [Double](repeating: 0, count: features)
+    for x in xs {
+      x.data.withUnsafeBufferPointer { p in
+        for c in 0..<features {
+          var s = 0.0
+          for i in (c * area)..<((c + 1) * area) { s += Double(p[i]) }
+          sums[c] += s
+        }
+      }
+    }
+    let means = sums.map { $0 / total }
+    for x in xs {
+      x.data.withUnsafeBufferPointer { p in
+        for c in 0..<features {
+          let mu = means[c]
+          var s = 0.0
+          for i in (c * area)..<((c + 1) * area) {
+            let d = Double(p[i]) - mu
+            s += d * d
+          }
+          squares[c] += s
+        }
+      }
+    }
     var inverse = [Double](repeating: 0, count: features)
     var mean = runningMean
     var variance = runningVar
     for c in 0..<features {
-      let range = (c * area)..<((c + 1) * area)
-      var sum = 0.0
-      for x in xs { for i in range { sum += Double(x.data[i]) } }
-      let mu = sum / total
-      var squares = 0.0
-      for x in xs {
-        for i in range {
-          let d = Double(x.data[i]) - mu
-          squares += d * d
+      let biased = squares[c] / total
+      inverse[c] = 1 / (biased + eps).squareRoot()
+      let unbiased = total > 1 ? squares[c] / (total - 1) : biased
+      mean.data[c] = Float((1 - momentum) * Double(runningMean.data[c]) + momentum * means[c])
+      variance.data[c] = Float(
+        (1 - momentum) * Double(runningVar.data[c]) + momentum * unbiased)
+    }
+    var ys: [Tensor] = []
+    var normalised: [Tensor] = []
+    ys.reserveCapacity(n)
+    normalised.reserveCapacity(n)
+    for x in xs {
+      var h = Tensor(shape: x.shape)
+      var y = Tensor(shape: x.shape)
+      x.data.withUnsafeBufferPointer { p in
+        h.data.withUnsafeMutableBufferPointer { hp in
+          y.data.withUnsafeMutableBufferPointer { yp in
+            for c in 0..<features {
+              let (mu, inv) = (means[c], inverse[c])
+              let (gamma, beta) = (weight.data[c], bias.data[c])
+              for i in (c * area)..<((c + 1) * area) {
+                let v = Float((Double(p[i]) - mu) * inv)
+                hp[i] = v
+                yp[i] = v * gamma + beta
+              }
+            }
+          }
         }
       }
-      let biased = squares / total
-      let inv = 1 / (biased + eps).squareRoot()
-      inverse[c] = inv
-      let gamma = weight.data[c]
-      let beta = bias.data[c]
-      for j in 0..<n {
-        for i in range {
-          let h = Float((Double(xs[j].data[i]) - mu) * inv)
-          normalised[j].data[i] = h
-          ys[j].data[i] = h * gamma + beta
-        }
-      }
-      let unbiased = total > 1 ? squares / (total - 1) : biased
-      mean.data[c] = Float((1 - momentum) * Double(runningMean.data[c]) + momentum * mu)
-      variance.data[c] = Float((1 - momentum) * Double(runningVar.data[c]) + momentum * unbiased)
+      ys.append(y)
+      normalised.append(h)
     }
     let tracked = Tensor(shape: [], data: [batchesTracked.data[0] + 1])
     return (ys, BatchCache(normalised: normalised, inverseStd: inverse), [mean, variance, tracked])
@@ -212,31 +240,46 @@ public struct BatchNorm2D: Layer {
     let n = dys.count
     let area = dys.first.map { $0.count / features } ?? 0
     let total = Double(n * area)
-    var dxs = needsInputGradient ? dys.map { Tensor(shape: $0.shape) } : nil
-    for c in 0..<features {
-      let range = (c * area)..<((c + 1) * area)
-      var dBeta = 0.0
-      var dGamma = 0.0
-      for j in 0..<n {
-        for i in range {
-          let dy = Double(dys[j].data[i])
-          dBeta += dy
-          dGamma += dy * Double(cache.normalised[j].data[i])
-        }
-      }
-      parameterGradients[0].data[c] += Float(dGamma)
-      parameterGradients[1].data[c] += Float(dBeta)
-      guard dxs != nil else { continue }
-      let k = Double(weight.data[c]) * cache.inverseStd[c] / total
-      for j in 0..<n {
-        for i in range {
-          let dy = Double(dys[j].data[i])
-          let h = Double(cache.normalised[j].data[i])
-          dxs![j].data[i] = Float(k * (total * dy - dBeta - h * dGamma))
+    var dBeta = [Double](repeating: 0, count: features)
+    var dGamma = [Double](repeating: 0, count: features)
+    for j in 0..<n {
+      dys[j].data.withUnsafeBufferPointer { g in
+        cache.normalised[j].data.withUnsafeBufferPointer { h in
+          for c in 0..<features {
+            var (b, w) = (0.0, 0.0)
+            for i in (c * area)..<((c + 1) * area) {
+              let dy = Double(g[i])
+              b += dy
+              w += dy * Double(h[i])
+            }
+            dBeta[c] += b
+            dGamma[c] += w
+          }
         }
       }
     }
-    return dxs
+    for c in 0..<features {
+      parameterGradients[0].data[c] += Float(dGamma[c])
+      parameterGradients[1].data[c] += Float(dBeta[c])
+    }
+    guard needsInputGradient else { return nil }
+    let ks = (0..<features).map { Double(weight.data[$0]) * cache.inverseStd[$0] / total }
+    return (0..<n).map { j in
+      var dx = Tensor(shape: dys[j].shape)
+      dys[j].data.withUnsafeBufferPointer { g in
+        cache.normalised[j].data.withUnsafeBufferPointer { h in
+          dx.data.withUnsafeMutableBufferPointer { d in
+            for c in 0..<features {
+              let (k, b, w) = (ks[c], dBeta[c], dGamma[c])
+              for i in (c * area)..<((c + 1) * area) {
+                d[i] = Float(k * (total * Double(g[i]) - b - Double(h[i]) * w))
+              }
+            }
+          }
+        }
+      }
+      return dx
+    }
   }
 }
 

@@ -110,7 +110,11 @@ extension Network {
   /// Element-wise product of two tensors with the same element count (shape of `x`).
   static func multiply(_ x: Tensor, _ m: Tensor) -> Tensor {
     var y = x
-    for i in 0..<y.count { y.data[i] *= m.data[i] }
+    y.data.withUnsafeMutableBufferPointer { p in
+      m.data.withUnsafeBufferPointer { q in
+        for i in 0..<p.count { p[i] *= q[i] }
+      }
+    }
     return y
   }
 }
