@@ -37,8 +37,8 @@ struct Train: ParsableCommand {
           --emoji angry=😡
         leamoji train "Training Data" --init default --freeze 2 --epochs 4 \\
           --output tuned.safetensors --json
-        leamoji train "Training Data" --input-size 96 --widths 16,32,64 --batch-norm \\
-          --dropout 0.2 --output bigger.safetensors
+        leamoji train "Training Data" --input-size 96 --batch-norm \\
+          --widths 16,32,64 --dropout 0.2 --output bigger.safetensors
       """
   )
 
@@ -87,7 +87,7 @@ struct Train: ParsableCommand {
   @Flag(help: "Batch normalisation after each convolution.")
   var batchNorm = false
 
-  @Option(help: "Dropout probability before the classifier, 0 to 0.9 (default 0: none).")
+  @Option(help: "Dropout probability before the classifier, 0 (none) to 0.9.")
   var dropout: Double = 0
 
   @Option(
