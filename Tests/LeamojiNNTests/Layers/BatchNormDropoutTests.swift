@@ -39,7 +39,8 @@ struct BatchNormDropoutTests {
     var rng = SplitMix64(seed: seed)
     try n.setBuffers(
       n.buffers.map { t in
-        t.shape == [] ? t : Tensor(shape: t.shape, data: t.data.map { _ in Float(0.5 + rng.nextUnitDouble()) })
+        t.shape == []
+          ? t : Tensor(shape: t.shape, data: t.data.map { _ in Float(0.5 + rng.nextUnitDouble()) })
       })
     var p = n.parameters
     for i in p.indices where p[i].rank == 1 && n.parameterNames[i].hasPrefix("bn") {
@@ -51,8 +52,10 @@ struct BatchNormDropoutTests {
 
   @Test func inferenceModeGradients() {
     let bn = Self.batchNorm(features: 3, seed: 11)
-    TestSupport.checkGradients(bn, input: TestSupport.random([3, 4, 5], seed: 12), eps: 1e-2, seed: 13)
-    TestSupport.checkGradients(Dropout(p: 0.5), input: TestSupport.random([6], seed: 1), eps: 1e-2, seed: 2)
+    TestSupport.checkGradients(
+      bn, input: TestSupport.random([3, 4, 5], seed: 12), eps: 1e-2, seed: 13)
+    TestSupport.checkGradients(
+      Dropout(p: 0.5), input: TestSupport.random([6], seed: 1), eps: 1e-2, seed: 2)
   }
 
   /// Training mode over a whole batch: L = Σ_j r_j · y_j against central differences of the
@@ -104,8 +107,12 @@ struct BatchNormDropoutTests {
           #expect(abs(Double(ys[j].data[i]) - expected) < 1e-5)
         }
       }
-      #expect(abs(Double(buffers[0].data[c]) - (0.9 * Double(bn.runningMean.data[c]) + 0.1 * mean)) < 1e-6)
-      #expect(abs(Double(buffers[1].data[c]) - (0.9 * Double(bn.runningVar.data[c]) + 0.1 * unbiased)) < 1e-6)
+      #expect(
+        abs(Double(buffers[0].data[c]) - (0.9 * Double(bn.runningMean.data[c]) + 0.1 * mean)) < 1e-6
+      )
+      #expect(
+        abs(Double(buffers[1].data[c]) - (0.9 * Double(bn.runningVar.data[c]) + 0.1 * unbiased))
+          < 1e-6)
     }
     #expect(buffers[2].data == [8])
   }
@@ -178,7 +185,9 @@ struct BatchNormDropoutTests {
                 for kj in 0..<3 {
                   let (yy, xx) = (i + ki - 1, j + kj - 1)
                   guard yy >= 0, yy < h, xx >= 0, xx < w else { continue }
-                  s += Double(weight.data[((o * c + ci) * 3 + ki) * 3 + kj]) * x[(ci * h + yy) * w + xx]
+                  s +=
+                    Double(weight.data[((o * c + ci) * 3 + ki) * 3 + kj])
+                    * x[(ci * h + yy) * w + xx]
                 }
               }
             }
@@ -215,7 +224,9 @@ struct BatchNormDropoutTests {
     let features = (0..<5).map { c in a[(c * 16)..<((c + 1) * 16)].reduce(0, +) / 16 }
     let fc = t["fc.weight"]!
     return (0..<3).map { o in
-      (0..<5).reduce(Double(t["fc.bias"]!.data[o])) { $0 + Double(fc.data[o * 5 + $1]) * features[$1] }
+      (0..<5).reduce(Double(t["fc.bias"]!.data[o])) {
+        $0 + Double(fc.data[o * 5 + $1]) * features[$1]
+      }
     }
   }
 
@@ -246,7 +257,8 @@ struct BatchNormDropoutTests {
     let session = TrainingSession(network: reference, optimizer: adam, seed: 5)
     for _ in 0..<2 {
       let seed = 5 ^ (session.steps &* 0xA076_1D64_78BD_642F)
-      let r = try reference.trainStep(batch, labels: labels, optimizer: &adam, threads: 2, seed: seed)
+      let r = try reference.trainStep(
+        batch, labels: labels, optimizer: &adam, threads: 2, seed: seed)
       #expect(try session.step(batch, labels: labels, threads: 1) == r)
     }
     #expect(TestSupport.bits(session.network.parameters) == TestSupport.bits(reference.parameters))
@@ -264,10 +276,16 @@ struct BatchNormDropoutTests {
     let headerLength = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16
     let header = String(decoding: bytes[8..<(8 + headerLength)], as: UTF8.self)
     #expect(header.contains(#""bn1.num_batches_tracked":{"data_offsets":"#))
-    #expect(header.contains(#""bn2.num_batches_tracked":{"data_offsets":[92,100],"dtype":"I64","shape":[]}"#))
-    #expect(header.contains(#"{\"eps\":1e-05,\"features\":4,\"momentum\":0.1,\"name\":\"bn1\",\"type\":\"batchnorm2d\"}"#))
+    #expect(
+      header.contains(
+        #""bn2.num_batches_tracked":{"data_offsets":[92,100],"dtype":"I64","shape":[]}"#))
+    #expect(
+      header.contains(
+        #"{\"eps\":1e-05,\"features\":4,\"momentum\":0.1,\"name\":\"bn1\",\"type\":\"batchnorm2d\"}"#
+      ))
     let file = try ModelFile.open(bytes, path: "bn.safetensors")
-    let loaded = try file.network(specs: try file.layers(), inputShape: try file.inputShape(channels: 3))
+    let loaded = try file.network(
+      specs: try file.layers(), inputShape: try file.inputShape(channels: 3))
     #expect(TestSupport.bits(loaded.parameters) == TestSupport.bits(network.parameters))
     #expect(TestSupport.bits(loaded.buffers) == TestSupport.bits(network.buffers))
     #expect(ModelFile.contents(of: loaded, metadata: [:]).encoded() == bytes)
@@ -285,7 +303,10 @@ struct BatchNormDropoutTests {
     var missing = contents
     missing.tensors["bn2.running_var"] = nil
     let file2 = try ModelFile.open(missing.encoded(), path: "m.safetensors")
-    #expect(throws: ModelFileError(path: "m.safetensors", problem: .missingTensor(name: "bn2.running_var"))) {
+    #expect(
+      throws: ModelFileError(
+        path: "m.safetensors", problem: .missingTensor(name: "bn2.running_var"))
+    ) {
       try file2.network(specs: try file2.layers(), inputShape: [3, 8, 8])
     }
   }
@@ -308,7 +329,12 @@ struct BatchNormDropoutTests {
     #expect(LayerSpec.batchNorm2d(name: "b", features: 3, eps: 0, momentum: 0.1).problem != nil)
     #expect(LayerSpec.dropout(p: 1).problem != nil)
     let decoded = try JSONDecoder().decode(
-      [LayerSpec].self, from: Data(#"[{"type":"batchnorm2d","name":"bn","features":4},{"type":"dropout","p":0.5}]"#.utf8))
-    #expect(decoded == [.batchNorm2d(name: "bn", features: 4, eps: 1e-5, momentum: 0.1), .dropout(p: 0.5)])
+      [LayerSpec].self,
+      from: Data(
+        #"[{"type":"batchnorm2d","name":"bn","features":4},{"type":"dropout","p":0.5}]"#.utf8))
+    #expect(
+      decoded == [
+        .batchNorm2d(name: "bn", features: 4, eps: 1e-5, momentum: 0.1), .dropout(p: 0.5),
+      ])
   }
 }
