@@ -72,9 +72,16 @@ struct Train: ParsableCommand {
   var augment = "flip,crop"
 
   @Option(
-    name: [.customLong("input-size"), .customLong("size")],
+    name: .customLong("input-size"),
     help: "Input size in pixels, square: 64, 96 or 128 (default 64, or the --init model's).")
-  var size: Int?
+  var inputSize: Int?
+
+  /// `--size`, the option's name before issue 12 (still accepted, not shown).
+  @Option(name: .customLong("size"), help: .hidden)
+  var legacySize: Int?
+
+  /// The input size asked for, by either name.
+  var size: Int? { inputSize ?? legacySize }
 
   @Option(
     help: ArgumentHelp(

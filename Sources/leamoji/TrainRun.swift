@@ -78,7 +78,7 @@ extension Train {
     let base = try baseModel()
     if let base, let size, size != base.classifier.inputSize.width {
       throw CommandFailure(
-        "--size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
+        "--input-size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
         status: .usage)
     }
     if let base {
