@@ -52,7 +52,8 @@ public struct TrainingResult: Sendable {
 /// of two equally accurate epochs). The same images, options and seed give bit-identical
 /// weights with any number of threads.
 public enum Trainer {
-  /// Trains a fresh default-architecture classifier on `training`, its input normalisation
+  /// Trains a fresh classifier (`options.capacity`; the default architecture unless changed) on
+  /// `training`, its input normalisation
   /// measured on those images, choosing the epoch with the best accuracy on `validation` (the
   /// last epoch when there is none).
   ///

@@ -115,6 +115,18 @@ struct ClassifierFileTests {
         == "1")
   }
 
+  @Test("fine-tuning a batch-norm model with new labels keeps its running statistics")
+  func fineTuneBatchNorm() throws {
+    let base = try Classifier.untrained(
+      labelNames: ["happy", "neutral", "scary"], size: PixelSize(width: 16, height: 16), seed: 4,
+      capacity: NetworkCapacity(widths: [4, 8], batchNorm: true))
+    let tuned = try FineTuning.start(
+      from: base, labelNames: ["calm", "tense"], size: PixelSize(width: 16, height: 16), seed: 5,
+      customEmoji: [:])
+    #expect(tuned.network.classCount == 2)
+    #expect(tuned.network.buffers == base.network.buffers)
+  }
+
   @Test func missingFileNamesThePathAsGiven() {
     #expect(throws: ModelFileError(path: "nowhere/m.safetensors", problem: .fileNotFound)) {
       try Classifier(contentsOf: "nowhere/m.safetensors")
