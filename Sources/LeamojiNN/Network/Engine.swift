@@ -16,7 +16,9 @@ import Foundation
 ///   at the same time.
 ///
 /// Networks containing a layer type this file does not know run layer by layer instead
-/// (`Network.forwardSample` / `backpropSample`).
+/// (`Network.forwardSample` / `backpropSample`). Batch norms (as a per-channel affine step,
+/// fused with a following ReLU) and dropout (a copy) run here in their inference form only:
+/// networks with them train through `Network.batchGradients`, never `backprop`.
 final class Engine: @unchecked Sendable {
   /// One step of the compiled network. Parameter positions are offsets into the flat
   /// parameter (and gradient) vector, in network order.
@@ -57,9 +59,6 @@ final class Engine: @unchecked Sendable {
   let scratchCount: Int
   /// Floats of the batch norms' inference `scale`/`shift` pairs.
   let affineCount: Int
-  /// True when a step only has an inference form (batch norm, dropout): training such a
-  /// network goes through `Network.batchGradients`, never `backprop`.
-  let inferenceOnly: Bool
 
   private let lock = NSLock()
   private var idle: [EngineContext] = []
@@ -132,7 +131,6 @@ final class Engine: @unchecked Sendable {
     paddedInput = padded
     scratchCount = scratch
     affineCount = affine
-    inferenceOnly = layers.contains { $0.spec.dependsOnTrainingMode }
   }
 
   /// A context for one call, from the pool or new.
