@@ -61,15 +61,19 @@ public struct Classifier: Sendable {
   /// A freshly initialised classifier with the default architecture
   /// (`LayerSpec.defaultArchitecture`) for images of `size`; the same seed gives the same
   /// weights.
+  ///
+  /// `capacity` chooses another network of the same shape (`LayerSpec.architecture`): other
+  /// channel widths and depth, batch normalisation, dropout.
   public static func untrained(
     labelNames: [String], size: PixelSize = PixelSize(width: 64, height: 64), seed: UInt64,
     normalisation: InputNormalisation = .imageNet,
-    emoji: [String: String] = Classifier.emojiEntry(adding: [:])
+    emoji: [String: String] = Classifier.emojiEntry(adding: [:]),
+    capacity: NetworkCapacity = NetworkCapacity()
   ) throws(ClassifierError) -> Classifier {
     let network: Network
     do {
       network = try Network(
-        specs: LayerSpec.defaultArchitecture(classes: labelNames.count),
+        specs: capacity.specs(classes: labelNames.count),
         inputShape: [3, size.height, size.width], seed: seed)
     } catch {
       throw .network(error)
@@ -170,5 +174,32 @@ public struct Prediction: Equatable, Sendable {
     self.label = label
     self.probabilities = probabilities
     self.logits = logits
+  }
+}
+
+/// The capacity of a new network (`train --widths --depth --batch-norm --dropout`): one
+/// conv block per width, batch normalisation after each convolution or not, dropout before
+/// the classifier. The default is the network leamoji has always shipped.
+public struct NetworkCapacity: Equatable, Sendable {
+  /// Output channels of each conv block (the number of blocks is the depth).
+  public var widths: [Int]
+  /// A batch norm after each convolution.
+  public var batchNorm: Bool
+  /// Dropout probability before the classifier (0: none).
+  public var dropout: Double
+
+  public init(widths: [Int] = [16, 32, 64], batchNorm: Bool = false, dropout: Double = 0) {
+    self.widths = widths
+    self.batchNorm = batchNorm
+    self.dropout = dropout
+  }
+
+  /// Widths for `depth` blocks when none are given: 16, 32, 64, 128, ... (doubling).
+  public static func widths(depth: Int) -> [Int] { (0..<depth).map { 16 << min($0, 10) } }
+
+  /// The layer descriptions for `classes` outputs.
+  public func specs(classes: Int) -> [LayerSpec] {
+    LayerSpec.architecture(
+      classes: classes, widths: widths, batchNorm: batchNorm, dropout: dropout)
   }
 }

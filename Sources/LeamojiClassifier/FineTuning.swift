@@ -31,7 +31,7 @@ enum FineTuning {
     let network: Network
     do {
       let fresh = try Network(specs: specs, inputShape: base.network.inputShape, seed: seed)
-      var parameters = base.network.namedParameters
+      var parameters = base.network.namedTensors  // buffers (batch norm statistics) too
       for (key, value) in fresh.namedParameters where key.hasPrefix(name + ".") {
         parameters[key] = value
       }

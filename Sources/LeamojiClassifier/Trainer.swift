@@ -15,6 +15,8 @@ public struct TrainingOptions: Sendable {
   /// When fine-tuning, how many parameterised layers from the input (conv1, conv2 ...) keep
   /// their weights: their parameters are left out of the optimizer's update altogether.
   public var freeze = 0
+  /// The network of a fresh model (ignored when fine-tuning, which keeps the model's own).
+  public var capacity = NetworkCapacity()
 
   public init() {}
 }
@@ -50,7 +52,8 @@ public struct TrainingResult: Sendable {
 /// of two equally accurate epochs). The same images, options and seed give bit-identical
 /// weights with any number of threads.
 public enum Trainer {
-  /// Trains a fresh default-architecture classifier on `training`, its input normalisation
+  /// Trains a fresh classifier (`options.capacity`; the default architecture unless changed) on
+  /// `training`, its input normalisation
   /// measured on those images, choosing the epoch with the best accuracy on `validation` (the
   /// last epoch when there is none).
   ///
@@ -85,7 +88,7 @@ public enum Trainer {
       start = try Classifier.untrained(
         labelNames: training.labelNames, size: training.size, seed: options.seed,
         normalisation: InputNormalisation.measured(over: training.pixels),
-        emoji: Classifier.emojiEntry(adding: customEmoji))
+        emoji: Classifier.emojiEntry(adding: customEmoji), capacity: options.capacity)
     }
     let normalisation = start.normalisation
     let emoji = start.emojiEntry
@@ -94,7 +97,7 @@ public enum Trainer {
     let session = TrainingSession(
       network: start.network,
       optimizer: AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay),
-      frozen: frozen)
+      frozen: frozen, seed: options.seed)
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
     let batches = (training.count + batchSize - 1) / batchSize

@@ -20,6 +20,11 @@ struct Train: ParsableCommand {
       layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
       your own films are enough to teach it their look.
 
+      The network: --input-size (64, 96 or 128 pixels), --widths (channels of each conv \
+      block) or --depth (blocks), --batch-norm (batch normalisation after each convolution) and \
+      --dropout P (before the classifier, in training only). The file records them all, so \
+      the model is rebuilt from the file alone, also in PyTorch (docs/model-file.md).
+
       The model file carries a model card (see leamoji model): --author, --description, \
       --license, --version, the creation date (--created, else $SOURCE_DATE_EPOCH, else now), \
       the training data's per-label counts and digest, the options and the final accuracies. \
@@ -32,6 +37,8 @@ struct Train: ParsableCommand {
           --emoji angry=😡
         leamoji train "Training Data" --init default --freeze 2 --epochs 4 \\
           --output tuned.safetensors --json
+        leamoji train "Training Data" --input-size 96 --batch-norm \\
+          --widths 16,32,64 --dropout 0.2 --output bigger.safetensors
       """
   )
 
@@ -64,8 +71,31 @@ struct Train: ParsableCommand {
   @Option(help: "Augmentations: a comma-separated list of flip, crop, exposure, noise (or none).")
   var augment = "flip,crop"
 
-  @Option(help: "Input size of the network in pixels (square; default 64, or the --init model's).")
-  var size: Int?
+  @Option(
+    name: .customLong("input-size"),
+    help: "Input size in pixels, square: 64, 96 or 128 (default 64, or the --init model's).")
+  var inputSize: Int?
+
+  /// `--size`, the option's name before issue 12 (still accepted, not shown).
+  @Option(name: .customLong("size"), help: .hidden)
+  var legacySize: Int?
+
+  /// The input size asked for, by either name.
+  var size: Int? { inputSize ?? legacySize }
+
+  @Option(
+    help: ArgumentHelp(
+      "Channels of each conv block, comma-separated (default 16,32,64).", valueName: "list"))
+  var widths: String?
+
+  @Option(help: "Number of conv blocks (default 3; widths 16, 32, 64, 128, ... unless given).")
+  var depth: Int?
+
+  @Flag(help: "Batch normalisation after each convolution.")
+  var batchNorm = false
+
+  @Option(help: "Dropout probability before the classifier, 0 (none) to 0.9.")
+  var dropout: Double = 0
 
   @Option(
     help: "Fine-tune this model instead of starting afresh ('default': the model analyze uses).",
@@ -122,7 +152,13 @@ struct Train: ParsableCommand {
       throw ValidationError("--validation-split must be in [0, 1)")
     }
     if let size, !(size >= 8 && size <= 512 && size % 8 == 0) {
-      throw ValidationError("--size must be a multiple of 8 from 8 to 512")
+      throw ValidationError(
+        "--input-size must be a multiple of 8 from 8 to 512, e.g. 64, 96 or 128 (got \(size))")
+    }
+    let capacity = try self.capacity()
+    if self.`init` != nil, capacity != NetworkCapacity() {
+      throw ValidationError(
+        "--widths, --depth, --batch-norm and --dropout make a new network: not with --init")
     }
     guard freeze >= 0, freeze <= 1000 else { throw ValidationError("--freeze must be 0 or more") }
     if freeze > 0, self.`init` == nil {
@@ -139,6 +175,36 @@ struct Train: ParsableCommand {
     }
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
     _ = try customEmoji()
+  }
+
+  /// The network `--widths`, `--depth`, `--batch-norm` and `--dropout` ask for.
+  func capacity() throws -> NetworkCapacity {
+    var widths = NetworkCapacity().widths
+    if let depth {
+      guard (1...5).contains(depth) else {
+        throw ValidationError("--depth must be 1 to 5 (got \(depth))")
+      }
+      widths = NetworkCapacity.widths(depth: depth)
+    }
+    if let text = self.widths {
+      let parsed = text.split(separator: ",", omittingEmptySubsequences: false).map {
+        Int($0.trimmingCharacters(in: .whitespaces))
+      }
+      guard (1...5).contains(parsed.count), parsed.allSatisfy({ ($0 ?? 0) >= 1 && $0! <= 512 })
+      else {
+        throw ValidationError(
+          "--widths takes 1 to 5 comma-separated channel counts from 1 to 512, e.g. 16,32,64 (got '\(text)')"
+        )
+      }
+      if let depth, depth != parsed.count {
+        throw ValidationError("--depth \(depth) but --widths gives \(parsed.count) blocks")
+      }
+      widths = parsed.map { $0! }
+    }
+    guard dropout.isFinite, dropout >= 0, dropout <= 0.9 else {
+      throw ValidationError("--dropout must be 0 to 0.9 (got \(dropout))")
+    }
+    return NetworkCapacity(widths: widths, batchNorm: batchNorm, dropout: dropout)
   }
 
   /// The `--emoji` entries by lower-cased label (later entries win); the standard labels keep

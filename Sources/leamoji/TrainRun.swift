@@ -78,7 +78,7 @@ extension Train {
     let base = try baseModel()
     if let base, let size, size != base.classifier.inputSize.width {
       throw CommandFailure(
-        "--size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
+        "--input-size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
         status: .usage)
     }
     if let base {
@@ -90,6 +90,12 @@ extension Train {
       }
     }
     let inputSize = base?.classifier.inputSize ?? PixelSize(width: size ?? 64, height: size ?? 64)
+    let blocks = try capacity().widths.count
+    if base == nil, inputSize.width >> blocks < 1 {
+      throw CommandFailure(
+        "--input-size \(inputSize.width) is too small for \(blocks) blocks (each halves it)",
+        status: .usage)
+    }
     // Fine-tuning on the base model's labels keeps its head: read the folders in its order.
     var order: [String]? = nil
     if let base {
@@ -119,6 +125,7 @@ extension Train {
     options.augment = Augmentation(parsing: augment) ?? []
     options.threads = threads
     options.freeze = freeze
+    options.capacity = try capacity()
     let progress = ProgressBar(label: "epoch", total: nil)
     var currentEpoch = 1
     let result: TrainingResult

@@ -95,6 +95,38 @@ struct ClassifierFileTests {
     }
   }
 
+  @Test(
+    "a classifier with batch norm and dropout: version 2, running statistics kept, same bytes again"
+  )
+  func capacityFile() throws {
+    let classifier = try Classifier.untrained(
+      labelNames: ["happy", "neutral", "scary"], size: PixelSize(width: 16, height: 16), seed: 4,
+      capacity: NetworkCapacity(widths: [4, 8], batchNorm: true, dropout: 0.25))
+    let bytes = classifier.encoded()
+    let read = try Classifier.decode(bytes, path: "bn.safetensors")
+    #expect(read.encoded() == bytes)
+    #expect(read.network.specs == classifier.network.specs)
+    #expect(read.network.bufferNames.contains("bn2.running_var"))
+    #expect(read.fileContents.metadata["version"] == "2")
+    let images = (0..<3).map { patternImage(kind: $0, size: 16, seed: 9) }
+    #expect(try read.classify(images) == classifier.classify(images))
+    #expect(
+      try Classifier.untrained(labelNames: ["a", "b"], seed: 1).fileContents.metadata["version"]
+        == "1")
+  }
+
+  @Test("fine-tuning a batch-norm model with new labels keeps its running statistics")
+  func fineTuneBatchNorm() throws {
+    let base = try Classifier.untrained(
+      labelNames: ["happy", "neutral", "scary"], size: PixelSize(width: 16, height: 16), seed: 4,
+      capacity: NetworkCapacity(widths: [4, 8], batchNorm: true))
+    let tuned = try FineTuning.start(
+      from: base, labelNames: ["calm", "tense"], size: PixelSize(width: 16, height: 16), seed: 5,
+      customEmoji: [:])
+    #expect(tuned.network.classCount == 2)
+    #expect(tuned.network.buffers == base.network.buffers)
+  }
+
   @Test func missingFileNamesThePathAsGiven() {
     #expect(throws: ModelFileError(path: "nowhere/m.safetensors", problem: .fileNotFound)) {
       try Classifier(contentsOf: "nowhere/m.safetensors")
@@ -158,9 +190,9 @@ struct ClassifierFileTests {
       }) == .missingTensor(name: "fc.bias"))
     #expect(
       try problem(edit: { _, m in
-        m["version"] = "2"
+        m["version"] = "3"
         m["labels"] = "{"
-      }) == .unsupportedVersion(found: "2"))
+      }) == .unsupportedVersion(found: "3"))
   }
 
   /// Random corruption of a valid file is always either accepted or rejected with an error —

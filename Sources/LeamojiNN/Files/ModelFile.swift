@@ -12,8 +12,16 @@ import Foundation
 public struct ModelFile: Sendable {
   /// The `format` metadata value of leamoji model files.
   public static let format = "leamoji-cnn"
-  /// The model file version written (and the only one read).
+  /// The model file version of networks made only of the first layer types (conv2d, relu,
+  /// maxpool2d, globalavgpool, flatten, linear): such files are still written as version 1,
+  /// byte for byte as before.
   public static let version = "1"
+  /// The version of files whose network has a batch norm or dropout (`batchnorm2d`,
+  /// `dropout` layers and their buffers); version 1 readers refuse them with a clear
+  /// "unsupported version".
+  public static let version2 = "2"
+  /// Every version this code reads.
+  public static let readableVersions: Set<String> = [version, version2]
 
   /// The file as the caller named it; every error names it.
   public let path: String
@@ -42,7 +50,7 @@ public struct ModelFile: Sendable {
     let format = try file.entry("format")
     guard format == ModelFile.format else { throw file.failure(.wrongFormat(found: format)) }
     let version = try file.entry("version")
-    guard version == ModelFile.version else {
+    guard ModelFile.readableVersions.contains(version) else {
       throw file.failure(.unsupportedVersion(found: version))
     }
     return file
@@ -103,14 +111,21 @@ public struct ModelFile: Sendable {
         throw failure(.invalidLayers(reason: "layer \(i): \(problem)"))
       }
     }
+    if (try? entry("version")) == ModelFile.version,
+      let newer = specs.first(where: { !$0.isVersion1 })
+    {
+      throw failure(
+        .invalidLayers(reason: "\(newer) needs model file version \(ModelFile.version2)"))
+    }
+    let all = specs.flatMap { $0.parameterShapes + $0.bufferShapes }
     var expected: [String: [Int]] = [:]
-    for (name, shape) in specs.flatMap(\.parameterShapes) {
+    for (name, shape) in all {
       guard expected.updateValue(shape, forKey: name) == nil else {
         throw failure(.invalidLayers(reason: "parameter \(name) appears twice"))
       }
     }
     let tensors = contents.tensors
-    for (name, shape) in specs.flatMap(\.parameterShapes) {
+    for (name, shape) in all {
       guard let t = tensors[name] else { throw failure(.missingTensor(name: name)) }
       guard t.shape == shape else {
         throw failure(.tensorShapeMismatch(name: name, expected: shape, found: t.shape))
@@ -137,10 +152,12 @@ public struct ModelFile: Sendable {
   public static func contents(of network: Network, metadata: [String: String]) -> SafetensorsFile {
     var all = metadata
     all["format"] = format
-    all["version"] = version
+    all["version"] = network.specs.allSatisfy(\.isVersion1) ? version : version2
     all["input"] = network.inputShape.map(String.init).joined(separator: "x")
     all["layers"] = jsonEntry(network.specs)
-    return SafetensorsFile(tensors: network.namedParameters, metadata: all)
+    let integers = network.specs.flatMap(\.integerBufferNames)
+    return SafetensorsFile(
+      tensors: network.namedTensors, metadata: all, integerTensors: Set(integers))
   }
 
   /// A metadata entry's text: compact JSON with sorted keys and unescaped slashes.

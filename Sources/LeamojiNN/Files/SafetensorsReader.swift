@@ -33,7 +33,8 @@ extension SafetensorsFile {
   ///   - path: the file name used in errors.
   /// - Throws: `ModelFileError` for: fewer than 8 bytes; a header length past the end (or over
   ///   `maxHeaderLength`); a header that is not JSON or not an object; a malformed tensor
-  ///   entry; a dtype other than F32; a shape that disagrees with its byte range; overlapping
+  ///   entry; a dtype other than F32 or I64 (read as floats; PyTorch's integer buffers such as
+  ///   `num_batches_tracked`); a shape that disagrees with its byte range; overlapping
   ///   tensors, holes or trailing bytes in the data section; a tensor past its end; metadata
   ///   that is not strings.
   public static func decode(_ bytes: [UInt8], path: String) throws(ModelFileError)
@@ -63,6 +64,7 @@ extension SafetensorsFile {
     let dataSize = bytes.count - headerEnd
     var metadata: [String: String] = [:]
     var entries: [(name: String, shape: [Int], begin: Int, end: Int)] = []
+    var integers: Set<String> = []
     for (name, value) in header {
       if name == "__metadata__" {
         guard case .object(let fields) = value else {
@@ -78,6 +80,7 @@ extension SafetensorsFile {
       }
       let e = try parseEntry(name, value, fail: fail)
       entries.append((name, e.shape, e.begin, e.end))
+      if e.integer { integers.insert(name) }
     }
 
     // Every byte of the data section belongs to exactly one tensor, in offset order.
@@ -98,10 +101,15 @@ extension SafetensorsFile {
     var tensors: [String: Tensor] = [:]
     bytes.withUnsafeBytes { raw in
       for e in entries {
-        let count = (e.end - e.begin) / 4
+        let integer = integers.contains(e.name)
+        let count = (e.end - e.begin) / (integer ? 8 : 4)
         let start = headerEnd + e.begin
         let values = [Float](unsafeUninitializedCapacity: count) { buf, initialized in
-          for i in 0..<count {
+          for i in 0..<count where integer {
+            let bits = raw.loadUnaligned(fromByteOffset: start + 8 * i, as: UInt64.self)
+            buf[i] = Float(Int64(bitPattern: UInt64(littleEndian: bits)))
+          }
+          for i in 0..<count where !integer {
             let bits = raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)
             buf[i] = Float(bitPattern: UInt32(littleEndian: bits))
           }
@@ -110,14 +118,14 @@ extension SafetensorsFile {
         tensors[e.name] = Tensor(shape: e.shape, data: values)
       }
     }
-    return SafetensorsFile(tensors: tensors, metadata: metadata)
+    return SafetensorsFile(tensors: tensors, metadata: metadata, integerTensors: integers)
   }
 
-  /// Checks one tensor entry: `dtype` F32, `shape` of non-negative integers, `data_offsets`
+  /// Checks one tensor entry: `dtype` F32 (or I64, 8 bytes per element), `shape` of non-negative integers, `data_offsets`
   /// `[begin, end]` with `begin <= end` and `end - begin == 4 * elements` (overflow-checked).
   private static func parseEntry(
     _ name: String, _ value: JSONValue, fail: (ModelFileError.Problem) -> ModelFileError
-  ) throws(ModelFileError) -> (shape: [Int], begin: Int, end: Int) {
+  ) throws(ModelFileError) -> (shape: [Int], begin: Int, end: Int, integer: Bool) {
     func malformed(_ r: String) -> ModelFileError {
       fail(.malformedTensorEntry(tensor: name, reason: r))
     }
@@ -143,13 +151,15 @@ extension SafetensorsFile {
     guard offsets.count == 2, case .int(let begin) = offsets[0], case .int(let end) = offsets[1],
       begin >= 0, begin <= end
     else { throw malformed("data_offsets must be [begin, end] with 0 <= begin <= end") }
-    guard dtype == "F32" else { throw fail(.unsupportedDType(tensor: name, dtype: dtype)) }
+    guard dtype == "F32" || dtype == "I64" else {
+      throw fail(.unsupportedDType(tensor: name, dtype: dtype))
+    }
     let (bytes, overflow) = (Tensor.checkedElementCount(shape) ?? Int.max)
-      .multipliedReportingOverflow(by: 4)
+      .multipliedReportingOverflow(by: dtype == "I64" ? 8 : 4)
     guard !overflow, bytes == end - begin else {
       throw fail(.shapeMismatchesData(tensor: name, shape: shape, byteCount: end - begin))
     }
-    return (shape, begin, end)
+    return (shape, begin, end, dtype == "I64")
   }
 
   /// A decoding error squeezed onto one short line.

@@ -1,7 +1,9 @@
 import Foundation
 import LeamojiCore
 
-/// The contents of a safetensors file: named float32 tensors plus string metadata.
+/// The contents of a safetensors file: named float32 tensors plus string metadata. Tensors
+/// named in `integerTensors` are stored as I64 (their values rounded toward zero), as PyTorch
+/// stores integer buffers such as a batch norm's `num_batches_tracked`.
 ///
 /// Layout (https://github.com/huggingface/safetensors): an 8-byte little-endian header length
 /// `N`, `N` bytes of JSON header
@@ -12,11 +14,16 @@ public struct SafetensorsFile: Equatable, Sendable {
   public var tensors: [String: Tensor]
   /// Free-form string metadata (`__metadata__`).
   public var metadata: [String: String]
+  /// Names of the tensors stored as 64-bit integers (I64) rather than F32.
+  public var integerTensors: Set<String>
 
-  public init(tensors: [String: Tensor], metadata: [String: String] = [:]) {
+  public init(
+    tensors: [String: Tensor], metadata: [String: String] = [:], integerTensors: Set<String> = []
+  ) {
     precondition(tensors["__metadata__"] == nil, "__metadata__ is not a valid tensor name")
     self.tensors = tensors
     self.metadata = metadata
+    self.integerTensors = integerTensors
   }
 
   /// The file's bytes. Deterministic: tensors are stored in name order, the header JSON has
@@ -28,9 +35,12 @@ public struct SafetensorsFile: Equatable, Sendable {
     var offset = 0
     for name in names {
       let t = tensors[name]!
+      let width = integerTensors.contains(name) ? 8 : 4
       header[name] = .tensor(
-        TensorEntry(dtype: "F32", shape: t.shape, data_offsets: [offset, offset + 4 * t.count]))
-      offset += 4 * t.count
+        TensorEntry(
+          dtype: width == 8 ? "I64" : "F32", shape: t.shape,
+          data_offsets: [offset, offset + width * t.count]))
+      offset += width * t.count
     }
     if !metadata.isEmpty { header["__metadata__"] = .metadata(metadata) }
     let encoder = JSONEncoder()
@@ -44,6 +54,13 @@ public struct SafetensorsFile: Equatable, Sendable {
     withUnsafeBytes(of: UInt64(json.count).littleEndian) { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: json)
     for name in names {
+      if integerTensors.contains(name) {
+        for v in tensors[name]!.data {
+          let i = v.isFinite ? Int64(max(-9.0e18, min(9.0e18, v))) : 0
+          withUnsafeBytes(of: i.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        continue
+      }
       for v in tensors[name]!.data {
         withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
       }

@@ -16,6 +16,10 @@ public protocol Layer: Sendable {
   /// The trainable tensors in a fixed order (weight, then bias); empty when there are none.
   var parameters: [Tensor] { get set }
 
+  /// Non-trainable state kept in the model file (a batch norm's running statistics), in the
+  /// order of `LayerSpec.bufferShapes`; empty for most layers.
+  var buffers: [Tensor] { get set }
+
   /// The shape of one sample's output for one sample's input shape, or why it does not fit.
   func outputShape(for inputShape: [Int]) throws(LayerShapeError) -> [Int]
 
@@ -37,10 +41,20 @@ public protocol Layer: Sendable {
   ) -> Tensor?
 }
 
+extension Layer {
+  /// Most layers have no buffers.
+  public var buffers: [Tensor] {
+    get { [] }
+    set { precondition(newValue.isEmpty, "\(spec) has no buffers") }
+  }
+}
+
 /// The JSON description of one layer, as stored in a model file's `layers` metadata:
 /// `{"type":"conv2d","name":"conv1","in":3,"out":16,"kernel":3,"stride":1,"padding":1}`,
 /// `{"type":"relu"}`, `{"type":"maxpool2d","kernel":2,"stride":2}`, `{"type":"globalavgpool"}`,
-/// `{"type":"flatten"}`, `{"type":"linear","name":"fc","in":64,"out":3}`.
+/// `{"type":"flatten"}`, `{"type":"linear","name":"fc","in":64,"out":3}`,
+/// `{"type":"batchnorm2d","name":"bn1","features":16,"eps":1e-05,"momentum":0.1}`,
+/// `{"type":"dropout","p":0.2}`.
 public enum LayerSpec: Equatable, Hashable, Sendable {
   /// 2-D convolution with a square kernel; parameters `<name>.weight` `[out, in, kernel, kernel]`
   /// and `<name>.bias` `[out]`.
@@ -56,6 +70,20 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   case flatten
   /// Fully connected layer; parameters `<name>.weight` `[out, in]` and `<name>.bias` `[out]`.
   case linear(name: String, inFeatures: Int, outFeatures: Int)
+  /// Batch normalisation over the channels of `[C, H, W]` maps, as PyTorch's `BatchNorm2d`
+  /// (affine, tracking running statistics): parameters `<name>.weight` and `<name>.bias`
+  /// `[features]`; buffers `<name>.running_mean`, `<name>.running_var` `[features]` and
+  /// `<name>.num_batches_tracked` `[]`. Training normalises with the batch's statistics and
+  /// updates the running ones with `momentum`; inference uses the running ones.
+  case batchNorm2d(name: String, features: Int, eps: Double, momentum: Double)
+  /// Dropout with probability `p`: in training each element is zeroed with probability `p`
+  /// and the others scaled by `1 / (1 - p)` (PyTorch's `Dropout`); in inference the identity.
+  case dropout(p: Double)
+
+  /// PyTorch's `BatchNorm2d` defaults.
+  public static let defaultBatchNormEps = 1e-5
+  /// PyTorch's `BatchNorm2d` default momentum.
+  public static let defaultBatchNormMomentum = 0.1
 
   /// The largest channel / feature count, kernel, stride and padding a description may use.
   /// Generous for this tool; they keep sizes computed from untrusted files small.
@@ -70,15 +98,51 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       return [("\(name).weight", [o, i, k, k]), ("\(name).bias", [o])]
     case .linear(let name, let i, let o):
       return [("\(name).weight", [o, i]), ("\(name).bias", [o])]
-    case .relu, .maxPool2d, .globalAvgPool, .flatten:
+    case .batchNorm2d(let name, let f, _, _):
+      return [("\(name).weight", [f]), ("\(name).bias", [f])]
+    case .relu, .maxPool2d, .globalAvgPool, .flatten, .dropout:
       return []
     }
   }
+
+  /// The layer's non-trainable state tensors (PyTorch's buffers) and shapes, in the order of
+  /// `Layer.buffers`: stored in the model file next to the parameters, never optimised.
+  public var bufferShapes: [(name: String, shape: [Int])] {
+    switch self {
+    case .batchNorm2d(let name, let f, _, _):
+      return [
+        ("\(name).running_mean", [f]), ("\(name).running_var", [f]),
+        ("\(name).num_batches_tracked", []),
+      ]
+    default:
+      return []
+    }
+  }
+
+  /// The buffers PyTorch keeps as integers (`num_batches_tracked`): stored as I64.
+  public var integerBufferNames: [String] {
+    if case .batchNorm2d(let name, _, _, _) = self { return ["\(name).num_batches_tracked"] }
+    return []
+  }
+
+  /// True for layers that behave differently in training (batch statistics, dropout masks):
+  /// a network with one trains through `Network.batchGradients`.
+  public var dependsOnTrainingMode: Bool {
+    switch self {
+    case .batchNorm2d, .dropout: return true
+    default: return false
+    }
+  }
+
+  /// True for layer types that model file version 1 already knew (such a network is written
+  /// as version 1, so files of the old kinds stay byte-identical).
+  public var isVersion1: Bool { !dependsOnTrainingMode }
 
   /// The layer name for layers with parameters.
   public var name: String? {
     switch self {
     case .conv2d(let name, _, _, _, _, _), .linear(let name, _, _): return name
+    case .batchNorm2d(let name, _, _, _): return name
     default: return nil
     }
   }
@@ -108,6 +172,16 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       return bad(k, "kernel", w) ?? bad(s, "stride", w)
     case .linear(let name, let i, let o):
       return badName(name) ?? bad(i, "in", f) ?? bad(o, "out", f)
+    case .batchNorm2d(let name, let features, let eps, let momentum):
+      if let n = badName(name) { return n }
+      if let f = bad(features, "features", f) { return f }
+      guard eps.isFinite, eps > 0, eps <= 1 else { return "eps \(eps) is outside (0, 1]" }
+      guard momentum.isFinite, momentum >= 0, momentum <= 1 else {
+        return "momentum \(momentum) is outside [0, 1]"
+      }
+      return nil
+    case .dropout(let p):
+      return p.isFinite && p >= 0 && p < 1 ? nil : "dropout p \(p) is outside [0, 1)"
     case .relu, .globalAvgPool, .flatten:
       return nil
     }
@@ -117,7 +191,7 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   /// outputs: three conv(3x3)/ReLU/max-pool blocks (16, 32, 64 channels), global average
   /// pooling and a linear classifier named `fc`.
   public static func defaultArchitecture(classes: Int, inputChannels: Int = 3) -> [LayerSpec] {
-    [
+    return [
       .conv2d(
         name: "conv1", inChannels: inputChannels, outChannels: 16, kernel: 3, stride: 1, padding: 1),
       .relu, .maxPool2d(kernel: 2, stride: 2),
@@ -129,11 +203,41 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       .linear(name: "fc", inFeatures: 64, outFeatures: classes),
     ]
   }
+
+  /// A network of the default's shape with its capacity chosen: one block per entry of
+  /// `widths` (conv 3x3 `convN` with that many channels, then batch normalisation `bnN` when
+  /// `batchNorm`, ReLU and 2x2 max pooling), global average pooling, dropout with probability
+  /// `dropout` when it is above 0, and the linear classifier `fc`. `widths` 16, 32, 64 without
+  /// batch normalisation or dropout is exactly `defaultArchitecture`.
+  public static func architecture(
+    classes: Int, inputChannels: Int = 3, widths: [Int], batchNorm: Bool, dropout: Double
+  ) -> [LayerSpec] {
+    var specs: [LayerSpec] = []
+    var channels = inputChannels
+    for (i, width) in widths.enumerated() {
+      specs.append(
+        .conv2d(
+          name: "conv\(i + 1)", inChannels: channels, outChannels: width, kernel: 3, stride: 1,
+          padding: 1))
+      if batchNorm {
+        specs.append(
+          .batchNorm2d(
+            name: "bn\(i + 1)", features: width, eps: defaultBatchNormEps,
+            momentum: defaultBatchNormMomentum))
+      }
+      specs += [.relu, .maxPool2d(kernel: 2, stride: 2)]
+      channels = width
+    }
+    specs.append(.globalAvgPool)
+    if dropout > 0 { specs.append(.dropout(p: dropout)) }
+    specs.append(.linear(name: "fc", inFeatures: channels, outFeatures: classes))
+    return specs
+  }
 }
 
 extension LayerSpec: Codable {
   private enum Key: String, CodingKey, CaseIterable {
-    case type, name, `in`, out, kernel, stride, padding
+    case type, name, `in`, out, kernel, stride, padding, features, eps, momentum, p
   }
 
   public init(from decoder: any Decoder) throws {
@@ -169,6 +273,17 @@ extension LayerSpec: Codable {
         name: try c.decode(String.self, forKey: .name),
         inFeatures: try c.decode(Int.self, forKey: .in),
         outFeatures: try c.decode(Int.self, forKey: .out))
+    case "batchnorm2d":
+      allowed = [.type, .name, .features, .eps, .momentum]
+      self = .batchNorm2d(
+        name: try c.decode(String.self, forKey: .name),
+        features: try c.decode(Int.self, forKey: .features),
+        eps: try c.decodeIfPresent(Double.self, forKey: .eps) ?? LayerSpec.defaultBatchNormEps,
+        momentum: try c.decodeIfPresent(Double.self, forKey: .momentum)
+          ?? LayerSpec.defaultBatchNormMomentum)
+    case "dropout":
+      allowed = [.type, .p]
+      self = .dropout(p: try c.decode(Double.self, forKey: .p))
     default:
       throw DecodingError.dataCorruptedError(
         forKey: .type, in: c, debugDescription: "unknown layer type \"\(type)\"")
@@ -211,6 +326,15 @@ extension LayerSpec: Codable {
       try c.encode(name, forKey: .name)
       try c.encode(i, forKey: .in)
       try c.encode(o, forKey: .out)
+    case .batchNorm2d(let name, let f, let eps, let momentum):
+      try c.encode("batchnorm2d", forKey: .type)
+      try c.encode(name, forKey: .name)
+      try c.encode(f, forKey: .features)
+      try c.encode(eps, forKey: .eps)
+      try c.encode(momentum, forKey: .momentum)
+    case .dropout(let p):
+      try c.encode("dropout", forKey: .type)
+      try c.encode(p, forKey: .p)
     }
   }
 }

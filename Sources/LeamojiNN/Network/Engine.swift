@@ -16,7 +16,9 @@ import Foundation
 ///   at the same time.
 ///
 /// Networks containing a layer type this file does not know run layer by layer instead
-/// (`Network.forwardSample` / `backpropSample`).
+/// (`Network.forwardSample` / `backpropSample`). Batch norms (as a per-channel affine step,
+/// fused with a following ReLU) and dropout (a copy) run here in their inference form only:
+/// networks with them train through `Network.batchGradients`, never `backprop`.
 final class Engine: @unchecked Sendable {
   /// One step of the compiled network. Parameter positions are offsets into the flat
   /// parameter (and gradient) vector, in network order.
@@ -30,6 +32,12 @@ final class Engine: @unchecked Sendable {
     case globalAvgPool(channels: Int, area: Int)
     case flatten
     case linear(weight: Int, bias: Int, inFeatures: Int, outFeatures: Int)
+    /// A batch norm in its inference form, `y = x · scale + shift` per channel, then a ReLU
+    /// when `relu` is 1; `scale` and `shift` are at `affine` and `affine + channels` in the
+    /// context's `affine` buffer (computed by `load` from the running statistics).
+    case batchNorm(affine: Int, channels: Int, area: Int, relu: UInt8)
+    /// Dropout in inference: the output is the input.
+    case identity
   }
 
   struct Step {
@@ -49,6 +57,8 @@ final class Engine: @unchecked Sendable {
   let colTotal: Int
   let paddedInput: Int
   let scratchCount: Int
+  /// Floats of the batch norms' inference `scale`/`shift` pairs.
+  let affineCount: Int
 
   private let lock = NSLock()
   private var idle: [EngineContext] = []
@@ -57,6 +67,7 @@ final class Engine: @unchecked Sendable {
   init?(layers: [any Layer], shapes: [[Int]]) {
     var steps: [Step] = []
     var offset = 0
+    var affine = 0
     var i = 0
     while i < layers.count {
       let inCount = shapes[i].reduce(1, *)
@@ -83,6 +94,15 @@ final class Engine: @unchecked Sendable {
         op = .globalAvgPool(channels: shapes[i][0], area: shapes[i][1] * shapes[i][2])
       } else if layer is Flatten {
         op = .flatten
+      } else if let bn = layer as? BatchNorm2D {
+        let fuse = i + 1 < layers.count && layers[i + 1] is ReLU
+        if fuse { outIndex += 1 }
+        op = .batchNorm(
+          affine: affine, channels: bn.features, area: inCount / bn.features, relu: fuse ? 1 : 0)
+        offset += bn.weight.count + bn.bias.count
+        affine += 2 * bn.features
+      } else if layer is Dropout {
+        op = .identity
       } else {
         return nil
       }
@@ -110,6 +130,7 @@ final class Engine: @unchecked Sendable {
     colTotal = cols
     paddedInput = padded
     scratchCount = scratch
+    affineCount = affine
   }
 
   /// A context for one call, from the pool or new.
@@ -139,6 +160,8 @@ final class EngineContext: @unchecked Sendable {
   unowned let engine: Engine
   let parameters: UnsafeMutablePointer<Float>
   let total: UnsafeMutablePointer<Float>
+  /// Batch norms' inference `scale` and `shift` per channel (`Engine.Op.batchNorm`).
+  let affine: UnsafeMutablePointer<Float>
   private(set) var slots: UnsafeMutablePointer<Float>
   private(set) var slotCapacity = 0
   private(set) var losses: UnsafeMutablePointer<Float>
@@ -149,6 +172,7 @@ final class EngineContext: @unchecked Sendable {
     self.engine = engine
     parameters = .allocate(capacity: max(1, engine.parameterCount))
     total = .allocate(capacity: max(1, engine.parameterCount))
+    affine = .allocate(capacity: max(1, engine.affineCount))
     slots = .allocate(capacity: 1)
     losses = .allocate(capacity: 1)
     hits = .allocate(capacity: 1)
@@ -157,6 +181,7 @@ final class EngineContext: @unchecked Sendable {
   deinit {
     parameters.deallocate()
     total.deallocate()
+    affine.deallocate()
     slots.deallocate()
     losses.deallocate()
     hits.deallocate()
@@ -176,10 +201,19 @@ final class EngineContext: @unchecked Sendable {
     while workspaces.count < workers { workspaces.append(EngineWorkspace(engine: engine)) }
   }
 
-  /// Copies the network's parameters into the flat vector, in network order.
+  /// Copies the network's parameters into the flat vector, in network order, and computes the
+  /// batch norms' inference scale and shift (`BatchNorm2D.scaleAndShift`, the numbers the
+  /// layer itself uses).
   func load(_ layers: [any Layer]) {
     var offset = 0
+    var a = 0
     for layer in layers {
+      if let bn = layer as? BatchNorm2D {
+        let (scale, shift) = bn.scaleAndShift()
+        (affine + a).update(from: scale, count: scale.count)
+        (affine + a + scale.count).update(from: shift, count: shift.count)
+        a += scale.count + shift.count
+      }
       for tensor in layer.parameters {
         tensor.data.withUnsafeBufferPointer {
           (parameters + offset).update(from: $0.baseAddress!, count: $0.count)

@@ -5,7 +5,8 @@ extension Engine {
   /// Runs every step on sample `x`; returns the logits (inside the workspace).
   @discardableResult
   func forward(
-    _ x: UnsafePointer<Float>, parameters p: UnsafePointer<Float>, in ws: EngineWorkspace
+    _ x: UnsafePointer<Float>, parameters p: UnsafePointer<Float>,
+    affine: UnsafePointer<Float>? = nil, in ws: EngineWorkspace
   ) -> UnsafeMutablePointer<Float> {
     var input = x
     for (s, step) in steps.enumerated() {
@@ -35,6 +36,21 @@ extension Engine {
           for i in 0..<inFeatures { sum += row[i] * input[i] }
           out[o] = sum
         }
+      case .batchNorm(let at, let channels, let area, let relu):
+        let scale = affine! + at
+        let shift = scale + channels
+        for c in 0..<channels {
+          let (k, b) = (scale[c], shift[c])
+          let x = input + c * area
+          let y = out + c * area
+          if relu != 0 {
+            for i in 0..<area { y[i] = max(x[i] * k + b, 0) }
+          } else {
+            for i in 0..<area { y[i] = x[i] * k + b }
+          }
+        }
+      case .identity:
+        out.update(from: input, count: step.outCount)
       }
       input = UnsafePointer(out)
     }
@@ -114,6 +130,8 @@ extension Engine {
         }
       case .flatten:
         if needsInput { dx.update(from: dy, count: step.inCount) }
+      case .batchNorm, .identity:
+        preconditionFailure("inference-only step in backprop (Network.batchGradients trains it)")
       case .linear(let w, let b, let inFeatures, let outFeatures):
         for o in 0..<outFeatures {
           let row = gradient + w + o * inFeatures

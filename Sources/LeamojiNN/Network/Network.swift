@@ -71,6 +71,8 @@ public struct Network: Sendable {
           name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, rng: &rng)
       case .linear(let name, let i, let o):
         return Linear(name: name, inFeatures: i, outFeatures: o, rng: &rng)
+      case .batchNorm2d(let name, let f, let eps, let momentum):
+        return BatchNorm2D(name: name, features: f, eps: eps, momentum: momentum)
       default:
         return Network.parameterFreeLayer(spec)
       }
@@ -78,7 +80,8 @@ public struct Network: Sendable {
     try self.init(layers: layers, inputShape: inputShape)
   }
 
-  /// A network with given weights, keyed by parameter name (`conv1.weight`, `fc.bias`...).
+  /// A network with given weights, keyed by parameter name (`conv1.weight`, `fc.bias`...),
+  /// buffers (`bn1.running_mean`...) included.
   /// - Throws: `NNError.parameterMismatch` naming the first missing, extra or misshapen tensor.
   public init(specs: [LayerSpec], inputShape: [Int], parameters: [String: Tensor]) throws(NNError) {
     try Network.checkSizes(specs)
@@ -86,7 +89,7 @@ public struct Network: Sendable {
     var layers: [any Layer] = []
     for spec in specs {
       var given: [Tensor] = []
-      for (name, shape) in spec.parameterShapes {
+      for (name, shape) in spec.parameterShapes + spec.bufferShapes {
         guard let t = parameters[name] else {
           throw .parameterMismatch(reason: "missing tensor \(name)")
         }
@@ -101,12 +104,17 @@ public struct Network: Sendable {
         layers.append(Conv2D(name: name, stride: s, padding: p, weight: given[0], bias: given[1]))
       case .linear(let name, _, _):
         layers.append(Linear(name: name, weight: given[0], bias: given[1]))
+      case .batchNorm2d(let name, _, let eps, let momentum):
+        layers.append(
+          BatchNorm2D(
+            name: name, eps: eps, momentum: momentum, weight: given[0], bias: given[1],
+            runningMean: given[2], runningVar: given[3], batchesTracked: given[4]))
       default:
         layers.append(Network.parameterFreeLayer(spec))
       }
     }
     if used != parameters.count {
-      let known = Set(specs.flatMap { $0.parameterShapes.map(\.name) })
+      let known = Set(specs.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
       let extra = parameters.keys.sorted().first { !known.contains($0) } ?? "?"
       throw .parameterMismatch(reason: "unexpected tensor \(extra)")
     }
@@ -133,7 +141,8 @@ public struct Network: Sendable {
     case .maxPool2d(let k, let s): return MaxPool2D(kernel: k, stride: s)
     case .globalAvgPool: return GlobalAvgPool()
     case .flatten: return Flatten()
-    case .conv2d, .linear: preconditionFailure("layer with parameters")
+    case .dropout(let p): return Dropout(p: p)
+    case .conv2d, .linear, .batchNorm2d: preconditionFailure("layer with parameters")
     }
   }
 
@@ -155,6 +164,42 @@ public struct Network: Sendable {
   /// The parameters keyed by name.
   public var namedParameters: [String: Tensor] {
     Dictionary(uniqueKeysWithValues: zip(parameterNames, parameters))
+  }
+
+  /// Buffer names in network order (`bn1.running_mean`, `bn1.running_var`,
+  /// `bn1.num_batches_tracked`, ...); empty for networks without batch normalisation.
+  public var bufferNames: [String] { layers.flatMap { $0.spec.bufferShapes.map(\.name) } }
+
+  /// The buffers in network order (same order as `bufferNames`).
+  public var buffers: [Tensor] { layers.flatMap(\.buffers) }
+
+  /// Parameters and buffers keyed by name: every tensor a model file stores.
+  public var namedTensors: [String: Tensor] {
+    Dictionary(
+      uniqueKeysWithValues: zip(parameterNames + bufferNames, parameters + buffers))
+  }
+
+  /// True when a layer behaves differently in training (batch normalisation, dropout):
+  /// training then goes through `batchGradients`.
+  public var dependsOnTrainingMode: Bool { layers.contains { $0.spec.dependsOnTrainingMode } }
+
+  /// Replaces every buffer (network order, shapes as `buffers`).
+  /// - Throws: `NNError.parameterMismatch` when the count or a shape differs.
+  public mutating func setBuffers(_ tensors: [Tensor]) throws(NNError) {
+    let current = buffers
+    guard tensors.count == current.count,
+      zip(tensors, current).allSatisfy({ $0.shape == $1.shape })
+    else {
+      throw .parameterMismatch(reason: "\(tensors.count) buffers do not fit \(bufferNames)")
+    }
+    var next = 0
+    for l in layers.indices {
+      let n = layers[l].buffers.count
+      if n > 0 {
+        layers[l].buffers = Array(tensors[next..<(next + n)])
+        next += n
+      }
+    }
   }
 
   /// Total number of trainable scalars.
@@ -183,7 +228,7 @@ public struct Network: Sendable {
 
   /// A copy of the current parameters, e.g. to keep the best epoch while training goes on.
   public func snapshot() -> ParameterSnapshot {
-    ParameterSnapshot(names: parameterNames, tensors: parameters)
+    ParameterSnapshot(names: parameterNames, tensors: parameters, buffers: buffers)
   }
 
   /// Puts back parameters taken with `snapshot()`.
@@ -193,6 +238,7 @@ public struct Network: Sendable {
       throw .parameterMismatch(reason: "snapshot has parameters \(snapshot.names)")
     }
     try setParameters(snapshot.tensors)
+    try setBuffers(snapshot.buffers)
   }
 }
 
@@ -202,4 +248,6 @@ public struct ParameterSnapshot: Equatable, Sendable {
   public let names: [String]
   /// The values, same order as `names`.
   public let tensors: [Tensor]
+  /// The buffers (batch norm running statistics), network order.
+  public var buffers: [Tensor] = []
 }

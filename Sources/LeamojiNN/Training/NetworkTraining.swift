@@ -41,8 +41,9 @@ extension Network {
         let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
         let y = SharedPointer(base: ys.baseAddress!)
         let p = SharedPointer(base: context.parameters)
+        let a = SharedPointer(base: context.affine)
         context.run(n, threads: threads) { ws, i in
-          let z = engine.forward(x.base + i * size, parameters: p.base, in: ws)
+          let z = engine.forward(x.base + i * size, parameters: p.base, affine: a.base, in: ws)
           (y.base + i * classes).update(from: z, count: classes)
         }
       }
@@ -86,11 +87,17 @@ extension Network {
   ///
   /// Per-sample gradients are computed in parallel and added to the total strictly in sample
   /// order, a few samples at a time (bounded memory), so the sum never depends on threads.
+  /// A network with batch normalisation or dropout is run in training mode
+  /// (`batchGradients`, dropout masks from `seed`).
   public func gradients(
-    _ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads
+    _ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads, seed: UInt64 = 0
   ) throws(NNError) -> (result: BatchResult, gradients: [Tensor]) {
     let n = try checkBatch(batch)
     try checkLabels(labels, count: n)
+    if dependsOnTrainingMode {
+      let r = batchGradients(batch, labels: labels, threads: threads, seed: seed)
+      return (r.result, r.gradients)
+    }
     if let engine {
       let context = engine.checkOut()
       defer { engine.checkIn(context) }
@@ -133,13 +140,23 @@ extension Network {
     return (result, total)
   }
 
-  /// One training step: forward, loss, backward, then one optimizer update.
+  /// One training step: forward, loss, backward, then one optimizer update (and, with batch
+  /// normalisation, the running statistics' update; dropout masks from `seed`).
   /// - Returns: the batch's mean loss and correct count *before* the update.
   @discardableResult
   public mutating func trainStep(
     _ batch: Tensor, labels: [Int], optimizer: inout some Optimizer,
-    threads: Int = Network.defaultThreads
+    threads: Int = Network.defaultThreads, seed: UInt64 = 0
   ) throws(NNError) -> BatchResult {
+    if dependsOnTrainingMode {
+      try check(batch, labels: labels)
+      let r = batchGradients(batch, labels: labels, threads: threads, seed: seed)
+      var p = parameters
+      optimizer.update(&p, gradients: r.gradients)
+      try setParameters(p)
+      try setBuffers(r.buffers)
+      return r.result
+    }
     let (result, grads) = try gradients(batch, labels: labels, threads: threads)
     var p = parameters
     optimizer.update(&p, gradients: grads)

@@ -10,7 +10,10 @@
 /// (allocates; call it per epoch, not per step).
 ///
 /// Networks the engine cannot run (a layer type it does not know) still train, through
-/// `Network.gradients` and `Optimizer.update(_:gradients:)`, with the same results.
+/// `Network.gradients` and `Optimizer.update(_:gradients:)`, with the same results. Networks
+/// with batch normalisation or dropout train through `Network.batchGradients` (training
+/// mode): the running statistics are updated each step, and step `k`'s dropout masks come
+/// from `seed` and `k`.
 public final class TrainingSession<O: Optimizer> {
   /// The optimiser; change `optimizer.learningRate` between steps for schedules.
   public var optimizer: O
@@ -19,21 +22,26 @@ public final class TrainingSession<O: Optimizer> {
   private var current: Network
   private let context: EngineContext?
   private let segments: UnsafeMutableBufferPointer<ParameterSegment>
+  /// Seed of the dropout masks; each step mixes in its number.
+  private let seed: UInt64
+  /// Steps taken so far.
+  public private(set) var steps: UInt64 = 0
   /// True when the flat buffer has changed since `current` was last updated.
   private var dirty = false
 
   /// Starts training `network` with `optimizer`, keeping the first `frozen` parameter tensors
   /// (network order) as they are.
-  public init(network: Network, optimizer: O, frozen: Int = 0) {
+  public init(network: Network, optimizer: O, frozen: Int = 0, seed: UInt64 = 0) {
     let parameters = network.parameters
     precondition(frozen >= 0 && frozen <= parameters.count, "frozen count out of range")
     self.optimizer = optimizer
     self.frozen = frozen
+    self.seed = seed
     current = network
     let all = ParameterSegment.layout(of: parameters)
     segments = .allocate(capacity: all.count - frozen)
     _ = segments.initialize(from: all[frozen...])
-    if let engine = network.engine {
+    if let engine = network.engine, !network.dependsOnTrainingMode {
       let context = engine.checkOut()
       context.load(network.layers)
       self.context = context
@@ -74,6 +82,7 @@ public final class TrainingSession<O: Optimizer> {
   public func step(_ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads)
     throws(NNError) -> BatchResult
   {
+    defer { steps += 1 }
     guard let context else { return try layerByLayerStep(batch, labels: labels, threads: threads) }
     try current.check(batch, labels: labels)
     let result = current.engineGradients(
@@ -88,12 +97,23 @@ public final class TrainingSession<O: Optimizer> {
   private func layerByLayerStep(_ batch: Tensor, labels: [Int], threads: Int) throws(NNError)
     -> BatchResult
   {
-    let (result, gradients) = try current.gradients(batch, labels: labels, threads: threads)
+    var buffers: [Tensor]? = nil
+    let result: BatchResult
+    let gradients: [Tensor]
+    if current.dependsOnTrainingMode {
+      try current.check(batch, labels: labels)
+      let stepSeed = seed ^ (steps &* 0xA076_1D64_78BD_642F)
+      let r = current.batchGradients(batch, labels: labels, threads: threads, seed: stepSeed)
+      (result, gradients, buffers) = (r.result, r.gradients, r.buffers)
+    } else {
+      (result, gradients) = try current.gradients(batch, labels: labels, threads: threads)
+    }
     var parameters = current.parameters
     var trainable = Array(parameters[frozen...])
     optimizer.update(&trainable, gradients: Array(gradients[frozen...]))
     parameters.replaceSubrange(frozen..., with: trainable)
     try current.setParameters(parameters)
+    if let buffers { try current.setBuffers(buffers) }
     return result
   }
 }
