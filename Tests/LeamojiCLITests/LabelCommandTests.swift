@@ -237,7 +237,12 @@ struct LabelCommandTests {
     usleep(useconds_t(UInt32.random(in: 0...150_000)))
     kill(pid, SIGKILL)
     _ = try run.waitForExit()
-    let decisions = try #require(journalDecisions(in: labels), "the journal parses")
+    // Killed before the first decision was stored (tmux delivers keys late under load): no
+    // journal yet, which is valid too; a journal that exists must parse.
+    let journal = labels.appendingPathComponent(".leamoji-label.json")
+    let decisions =
+      FileManager.default.fileExists(atPath: journal.path)
+      ? try #require(journalDecisions(in: labels), "the journal parses") : []
     let recorded = Set(decisions.compactMap { $0["file"] as? String })
     let files = Set(labelledFiles(in: labels))
     #expect(recorded.isSubset(of: files), "every recorded decision has its PNG")
