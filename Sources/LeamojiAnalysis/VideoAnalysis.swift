@@ -16,6 +16,8 @@ public struct VideoAnalysis: Sendable {
   /// for their batch's confidences, and 32 of them hold 6 MB (a batch's predictions do not
   /// depend on its size).
   public static let posterBatchSize = 4
+  /// Threads a video's batches are classified on (see `run`'s `threads`).
+  static let classifyingThreads = 1
 
   public let info: VideoInfo
   /// One score per sample, in time order.
@@ -31,6 +33,11 @@ public struct VideoAnalysis: Sendable {
   /// - Parameters:
   ///   - decodeEverything: decode every frame rather than only those the samples need (the
   ///     same result, slower).
+  ///   - threads: the most threads for classifying a batch. Batches are small (4 or 32
+  ///     samples, a few milliseconds) and come while the decoder's frame threads keep every core
+  ///     busy, so they are classified on the calling thread: a second thread would cost a
+  ///     network workspace, a worker thread and its allocation arena (about 4 MB of peak memory)
+  ///     for no time saved.
   ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
   public static func run(
@@ -53,7 +60,8 @@ public struct VideoAnalysis: Sendable {
 
     func classifyPending() throws {
       guard !pending.isEmpty else { return }
-      let predictions = try classifier.classify(pending.map(\.image), threads: threads)
+      let predictions = try classifier.classify(
+        pending.map(\.image), threads: min(threads, classifyingThreads))
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         if let preview = sample.preview {

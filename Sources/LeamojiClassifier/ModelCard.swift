@@ -190,6 +190,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
     if !text.isEmpty, text.allSatisfy(\.isNumber), let seconds = Int64(text) {
       return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
+    if let date = utcSecond(text) { return date }
     let full = ISO8601DateFormatter()
     full.formatOptions = [.withInternetDateTime]
     if let date = full.date(from: text) { return date }
@@ -197,5 +198,41 @@ public struct ModelCard: Codable, Equatable, Sendable {
     day.timeZone = TimeZone(identifier: "UTC")
     day.formatOptions = [.withFullDate]
     return day.date(from: text)
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ` with a real day and time (what `timestamp` writes, so what every
+  /// model file holds), read without `ISO8601DateFormatter`: that one loads ICU's calendar and
+  /// time-zone data, 5 MB of resident memory for every command that loads a model. Nil for
+  /// anything else (and for years before 1600, where calendars part), which the formatter
+  /// then reads as before.
+  static func utcSecond(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58,
+      bytes[16] == 58, bytes[19] == 90
+    else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      var value = 0
+      for byte in bytes[start..<start + count] {
+        guard (48...57).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      year >= 1600, (1...12).contains(month), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard (1...monthDays[month - 1]).contains(day) else { return nil }
+    // Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's days_from_civil).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    let days = era * 146_097 + dayOfEra - 719_468
+    let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+    return Date(timeIntervalSince1970: TimeInterval(seconds))
   }
 }

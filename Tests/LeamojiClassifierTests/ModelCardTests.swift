@@ -1,7 +1,8 @@
 import Foundation
-import LeamojiClassifier
 import LeamojiCore
 import Testing
+
+@testable import LeamojiClassifier
 
 @Suite("Model card")
 struct ModelCardTests {
@@ -67,6 +68,27 @@ struct ModelCardTests {
       ModelCard.timestamp(ModelCard.date(parsing: "2026-11-23T18:00:00+01:00")!)
         == "2026-11-23T17:00:00Z")
     #expect(ModelCard.date(parsing: "soon") == nil && ModelCard.date(parsing: "") == nil)
+  }
+
+  @Test("the card's own UTC form is read without ICU and agrees with ISO8601DateFormatter")
+  func utcSecondDates() {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    for text in [
+      "1970-01-01T00:00:00Z", "2026-11-23T17:00:00Z", "2000-02-29T23:59:59Z",
+      "1900-03-01T12:34:56Z", "2399-12-31T00:00:01Z", "1600-01-01T00:00:00Z",
+    ] {
+      #expect(ModelCard.utcSecond(text) != nil, "\(text)")
+      #expect(ModelCard.utcSecond(text) == formatter.date(from: text), "\(text)")
+    }
+    // Not a real day or time, or another form: left to the formatter (nil here).
+    for text in [
+      "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-23T24:00:00Z",
+      "2026-11-23T17:00:00+01:00", "2026-11-23 17:00:00Z", "2026-11-2aT17:00:00Z",
+      "1582-10-10T00:00:00Z",
+    ] {
+      #expect(ModelCard.utcSecond(text) == nil, "\(text)")
+    }
   }
 
   @Test("the training data summary: counts per label and a digest of sorted relative paths")
