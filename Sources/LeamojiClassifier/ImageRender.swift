@@ -16,6 +16,8 @@ struct ImageRender {
   let height: Int
   let mean: SIMD4<Float>
   let std: SIMD4<Float>
+  /// `noiseScale` in every lane.
+  let noiseScale = SIMD4<Float>(repeating: ImageRender.noiseScale)
 
   init(size: PixelSize, normalisation: InputNormalisation) {
     width = size.width
@@ -25,8 +27,9 @@ struct ImageRender {
     std = SIMD4(s[0], s[1], s[2], 1)
   }
 
-  /// Floats of scratch `render` needs (index tables and one row), allocated once per thread.
-  var scratchCount: Int { 6 * width + 4 * height + 8 }
+  /// Floats of scratch `render` needs (index tables, one row, one channel's horizontally
+  /// interpolated rows), allocated once per thread and batch.
+  var scratchCount: Int { 6 * width + 4 * height + 8 + width * height }
 
   /// `Float(byte) / 255` for every byte: looked up instead of divided, the same bits.
   static let unitValues: [Float] = (0..<256).map { Float($0) / 255 }
@@ -38,18 +41,19 @@ struct ImageRender {
     into out: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
   ) {
     let (w, h) = (width, height)
-    // Scratch layout: x tables (source byte offsets of the two taps as Float-sized Int32s,
-    // their weights), y tables, then one output row.
+    // Scratch layout: x tables (byte offsets of the two taps as Int32, their weights), y
+    // tables (the same for rows), one output row, then the interpolated rows.
     let raw = UnsafeMutableRawPointer(scratch)
     let x0Offset = raw.bindMemory(to: Int32.self, capacity: w)
     let x1Offset = (raw + 4 * w).bindMemory(to: Int32.self, capacity: w)
     let xWeight = scratch + 2 * w
     let xKeep = scratch + 3 * w
-    let y0Offset = (raw + 16 * w).bindMemory(to: Int32.self, capacity: h)
-    let y1Offset = (raw + 16 * w + 4 * h).bindMemory(to: Int32.self, capacity: h)
+    let y0Row = (raw + 16 * w).bindMemory(to: Int32.self, capacity: h)
+    let y1Row = (raw + 16 * w + 4 * h).bindMemory(to: Int32.self, capacity: h)
     let yWeight = scratch + 4 * w + 2 * h
     let yKeep = scratch + 4 * w + 3 * h
     let row = scratch + 4 * w + 4 * h
+    let across = scratch + 6 * w + 4 * h + 8
 
     // The draws, in `applied`'s order: crop (3), flip (1), exposure (1), then noise per value.
     var cropped = false
@@ -64,8 +68,8 @@ struct ImageRender {
         let sy = min(Double(h - 1), max(0, y0 + (Double(y) + 0.5) * ch / Double(h) - 0.5))
         let iy = Int(sy)
         let fy = Float(sy - Double(iy))
-        y0Offset[y] = Int32(iy * w * 3)
-        y1Offset[y] = Int32(min(iy + 1, h - 1) * w * 3)
+        y0Row[y] = Int32(iy)
+        y1Row[y] = Int32(min(iy + 1, h - 1))
         yWeight[y] = fy
         yKeep[y] = 1 - fy
       }
@@ -100,17 +104,39 @@ struct ImageRender {
       let unit = units.baseAddress!
       for c in 0..<3 {
         let (m, s) = (SIMD4(repeating: mean[c]), SIMD4(repeating: std[c]))
+        if cropped {
+          // Bilinear crop, split in two passes with the same arithmetic per value:
+          // `across[r][x]` = source row r between its two taps (`applied`'s `top` and
+          // `bottom`), made once per source row the crop touches; each output row then
+          // mixes two of them, 4 values at a time.
+          let (first, last) = (Int(y0Row[0]), Int(y1Row[h - 1]))
+          for r in first...last {
+            let line = rgb + r * w * 3 + c
+            let dst = across + r * w
+            for x in 0..<w {
+              dst[x] =
+                unit[Int(line[Int(x0Offset[x])])] * xKeep[x]
+                + unit[Int(line[Int(x1Offset[x])])] * xWeight[x]
+            }
+          }
+        }
         for y in 0..<h {
           if cropped {
-            let top = rgb + Int(y0Offset[y]) + c
-            let bottom = rgb + Int(y1Offset[y]) + c
+            let upper = across + Int(y0Row[y]) * w
+            let lower = across + Int(y1Row[y]) * w
             let (fy, gy) = (yWeight[y], yKeep[y])
-            for x in 0..<w {
-              let (a, b) = (Int(x0Offset[x]), Int(x1Offset[x]))
-              let (fx, gx) = (xWeight[x], xKeep[x])
-              let upper = unit[Int(top[a])] * gx + unit[Int(top[b])] * fx
-              let lower = unit[Int(bottom[a])] * gx + unit[Int(bottom[b])] * fx
-              row[x] = upper * gy + lower * fy
+            let (fy4, gy4) = (SIMD4(repeating: fy), SIMD4(repeating: gy))
+            var x = 0
+            while x + 4 <= w {
+              let a = UnsafeRawPointer(upper + x).loadUnaligned(as: SIMD4<Float>.self)
+              let b = UnsafeRawPointer(lower + x).loadUnaligned(as: SIMD4<Float>.self)
+              UnsafeMutableRawPointer(row + x).storeBytes(
+                of: a * gy4 + b * fy4, as: SIMD4<Float>.self)
+              x += 4
+            }
+            while x < w {
+              row[x] = upper[x] * gy + lower[x] * fy
+              x += 1
             }
           } else {
             let line = rgb + y * w * 3 + c
@@ -126,6 +152,20 @@ struct ImageRender {
         }
       }
     }
+  }
+
+  /// `1 / √((65536² − 1) / 3)`, `SplitMix64.nextFastNormal`'s scale.
+  static let noiseScale = Float(1 / ((65536.0 * 65536.0 - 1) / 3).squareRoot())
+
+  /// Four `SplitMix64.nextFastNormal` draws in lanes 0…3 (the same bits, tested): the sum of
+  /// each draw's four 16-bit parts, centred and scaled, in 4-lane integer and float maths.
+  @inline(__always)
+  static func fastNormals(_ rng: inout SplitMix64, scale: SIMD4<Float>) -> SIMD4<Float> {
+    let x = SIMD4<UInt64>(rng.next(), rng.next(), rng.next(), rng.next())
+    let mask = SIMD4<UInt64>(repeating: 0xFFFF)
+    let sum = (x & mask) &+ ((x &>> 16) & mask) &+ ((x &>> 32) & mask) &+ (x &>> 48)
+    let centred = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: sum)) - 131_070
+    return centred * scale
   }
 
   /// Exposure, noise (draws in value order) and normalisation of one row, 4 values at a time.
@@ -146,9 +186,7 @@ struct ImageRender {
         v = t.replacing(with: one, where: .!(t .< one))  // min(1, t)
       }
       if noisy {
-        let n = SIMD4(
-          rng.nextFastNormal(), rng.nextFastNormal(), rng.nextFastNormal(), rng.nextFastNormal())
-        var t = v + n * sigma
+        var t = v + ImageRender.fastNormals(&rng, scale: noiseScale) * sigma
         t = t.replacing(with: zero, where: .!(t .>= zero))  // max(0, t)
         v = t.replacing(with: one, where: .!(t .< one))  // min(1, t)
       }

@@ -94,6 +94,23 @@ struct ImageRenderTests {
     }
   }
 
+  @Test("four-lane noise draws are SplitMix64.nextFastNormal's, lane by lane")
+  func fastNormals() {
+    var a = SplitMix64(seed: 77)
+    var b = SplitMix64(seed: 77)
+    let scale = SIMD4<Float>(repeating: ImageRender.noiseScale)
+    var lanes: [UInt32] = []
+    var single: [UInt32] = []
+    for _ in 0..<10_000 {
+      let four = ImageRender.fastNormals(&a, scale: scale)
+      for lane in 0..<4 {
+        lanes.append(four[lane].bitPattern)
+        single.append(b.nextFastNormal().bitPattern)
+      }
+    }
+    #expect(lanes == single)
+  }
+
   @Test("a reused batch tensor gets the same bits as a fresh one, for any thread count")
   func reuse() {
     let set = toySet(count: 10, size: 12)
