@@ -12,7 +12,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-merge bench real-check clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-train bench-merge bench real-check clean
 
 all: build
 
@@ -66,6 +66,13 @@ format:
 model: release test-deps
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
 	scripts/regenerate-assets.sh all
+
+# Times `make model`'s training (scripts/regenerate-assets.sh's `leamoji train`) with this
+# build, and side by side with a peer build when OLD= names its binary, e.g. the version
+# before issue 11: `make bench-train OLD=/tmp/old-build/release/leamoji` (scripts/bench-train.sh).
+OLD ?=
+bench-train: release
+	flock /tmp/leamoji-bench.lock env LEAMOJI_OLD_BIN="$(OLD)" scripts/bench-train.sh
 
 # Prints the network's speed: the FMA peak, inference at batch 1 and 32, training, each
 # convolution pass's GFLOP/s and share of the peak. When $(PYTHON) can import torch, the same

@@ -39,16 +39,30 @@ public struct InputNormalisation: Equatable, Sendable {
   /// 0.001 counts as 0.001 (one flat channel must not divide by zero); without pixels,
   /// `imageNet`.
   public static func measured(over pixels: [UInt8]) -> InputNormalisation {
-    var sum = [Double](repeating: 0, count: 3)
-    var sumSq = [Double](repeating: 0, count: 3)
+    // `Double(byte) / 255` and its square looked up per byte value (the same bits as
+    // computing them), added in pixel order to six running sums held in registers.
+    let unit = (0..<256).map { Double($0) / 255 }
+    let square = unit.map { $0 * $0 }
     let count = pixels.count / 3
-    for i in 0..<count {
-      for c in 0..<3 {
-        let v = Double(pixels[3 * i + c]) / 255
-        sum[c] += v
-        sumSq[c] += v * v
+    var (r, g, b) = (0.0, 0.0, 0.0)
+    var (rr, gg, bb) = (0.0, 0.0, 0.0)
+    pixels.withUnsafeBufferPointer { px in
+      unit.withUnsafeBufferPointer { unit in
+        square.withUnsafeBufferPointer { square in
+          for i in 0..<count {
+            let (p, q, s) = (Int(px[3 * i]), Int(px[3 * i + 1]), Int(px[3 * i + 2]))
+            r += unit[p]
+            rr += square[p]
+            g += unit[q]
+            gg += square[q]
+            b += unit[s]
+            bb += square[s]
+          }
+        }
       }
     }
+    let sum = [r, g, b]
+    let sumSq = [rr, gg, bb]
     guard count > 0 else { return imageNet }
     let n = Double(count)
     let mean = sum.map { $0 / n }

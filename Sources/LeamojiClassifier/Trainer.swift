@@ -93,11 +93,14 @@ public enum Trainer {
     let normalisation = start.normalisation
     let emoji = start.emojiEntry
     let frozen = try FineTuning.frozenParameterCount(start.network, layers: options.freeze)
-    let maker = BatchMaker(size: training.size, normalisation: normalisation)
+    // The network's input size (the classifier's), which the images were checked against.
+    let maker = BatchMaker(size: start.inputSize, normalisation: normalisation)
     let session = TrainingSession(
       network: start.network,
       optimizer: AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay),
       frozen: frozen, seed: options.seed)
+    let pipeline = BatchPipeline(
+      maker: maker, images: training, augment: options.augment, threads: options.threads)
     var order = Array(0..<training.count)
     let batchSize = max(1, options.batchSize)
     let batches = (training.count + batchSize - 1) / batchSize
@@ -116,16 +119,18 @@ public enum Trainer {
         * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
       var lossSum = 0.0
       var correct = 0
+      let batchIndices = (0..<batches).map {
+        Array(order[($0 * batchSize)..<min(training.count, ($0 + 1) * batchSize)])
+      }
+      pipeline.start(batches: batchIndices, seed: epochSeed)
       for b in 0..<batches {
-        let indices = Array(order[(b * batchSize)..<min(training.count, (b + 1) * batchSize)])
-        let input = maker.batch(
-          from: training, indices: indices, augment: options.augment, seed: epochSeed,
-          threads: options.threads)
+        let input = pipeline.take(b)
         let result: BatchResult
         do {
           result = try session.step(
-            input, labels: indices.map { training.labels[$0] }, threads: options.threads)
+            input, labels: batchIndices[b].map { training.labels[$0] }, threads: options.threads)
         } catch {
+          pipeline.finish()
           throw .network(error)
         }
         lossSum += Double(result.meanLoss) * Double(result.count)

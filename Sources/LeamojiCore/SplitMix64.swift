@@ -4,13 +4,13 @@
 /// the same weights on every platform and Swift version — a requirement for reproducible
 /// training, and replayable test data.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
+  @usableFromInline var state: UInt64
 
   /// A generator whose whole sequence is determined by `seed`.
-  public init(seed: UInt64) { state = seed }
+  @inlinable public init(seed: UInt64) { state = seed }
 
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
+  /// The next 64 random bits. Inlinable: image augmentation draws one per pixel.
+  @inlinable public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -59,4 +59,24 @@ struct InputNormalisationTests {
     #expect(stats.std[0] == Float(1e-3 as Double) && stats.std[1] == Float(1e-3 as Double))
     #expect(InputNormalisation.measured(over: []) == .imageNet)
   }
+
+  @Test("measured statistics are the plain Double sums in pixel order, bit for bit")
+  func measuredBits() {
+    var rng = SplitMix64(seed: 12)
+    let pixels = (0..<(3 * 5000)).map { _ in UInt8(rng.next() % 256) }
+    var sum = [Double](repeating: 0, count: 3)
+    var sumSq = [Double](repeating: 0, count: 3)
+    for i in 0..<5000 {
+      for c in 0..<3 {
+        let v = Double(pixels[3 * i + c]) / 255
+        sum[c] += v
+        sumSq[c] += v * v
+      }
+    }
+    let mean = sum.map { $0 / 5000 }
+    let std = (0..<3).map { c in max((sumSq[c] / 5000 - mean[c] * mean[c]).squareRoot(), 1e-3) }
+    let stats = InputNormalisation.measured(over: pixels)
+    #expect(stats.mean.map(\.bitPattern) == mean.map { Float($0).bitPattern })
+    #expect(stats.std.map(\.bitPattern) == std.map { Float($0).bitPattern })
+  }
 }
