@@ -124,39 +124,42 @@ struct Scenes: ParsableCommand {
               status: .cannotWrite)
           }
         }
-        let progress = ProgressBar(label: split.folderName, total: items.count)
+        // Every file of the split: its folder, its name, and how to draw it.
+        typealias Job = (folder: String, name: String, image: @Sendable () -> RGBImage)
+        let scenes: [Job] = items.map { item in
+          (
+            item.folderName, item.fileName,
+            {
+              let scene = makeScene(mood: item.mood, seed: item.seed, size: pixelSize, set: set)
+              guard split == .train, let mix else { return scene }
+              return mix.blended(scene, seed: item.seed)
+            }
+          )
+        }
+        let plainCount = split == .train ? mix?.plainCount(perClass: perClass) ?? 0 : 0
+        let photos: [Job] = (0..<plainCount).compactMap { i in
+          mix.map { mix in
+            (
+              PhotoMix.plainFolderName, PhotoMix.plainFileName(index: i),
+              { [seed] in mix.plain(index: i, seed: seed, size: pixelSize) }
+            )
+          }
+        }
+        let jobs = scenes + photos
+        let progress = ProgressBar(label: split.folderName, total: jobs.count)
         let failure = Locked<String?>(nil)
-        DispatchQueue.concurrentPerform(iterations: items.count) { i in
-          let item = items[i]
-          let path = ((root as NSString).appendingPathComponent(item.folderName) as NSString)
-            .appendingPathComponent(item.fileName)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+          let job = jobs[i]
+          let path = ((root as NSString).appendingPathComponent(job.folder) as NSString)
+            .appendingPathComponent(job.name)
           do {
-            var scene = makeScene(mood: item.mood, seed: item.seed, size: pixelSize, set: set)
-            if split == .train, let mix { scene = mix.blended(scene, seed: item.seed) }
-            try DurableFile(path).write(try ImageFiles.png(scene))
+            try DurableFile(path).write(try ImageFiles.png(job.image()))
           } catch {
             failure.withValue { $0 = $0 ?? "\(error)" }
           }
           progress.update(i + 1)
         }
         progress.finish()
-        var plainCount = 0
-        if split == .train, let mix {
-          plainCount = mix.plainCount(perClass: perClass)
-          let folder = (root as NSString).appendingPathComponent("Neutral")
-          DispatchQueue.concurrentPerform(iterations: plainCount) { i in
-            let digits = String(i)
-            let padding = String(repeating: "0", count: max(0, 5 - digits.count))
-            let name = "photo-\(padding)\(digits).png"
-            do {
-              let image = mix.plain(index: i, seed: seed, size: pixelSize)
-              try DurableFile((folder as NSString).appendingPathComponent(name))
-                .write(try ImageFiles.png(image))
-            } catch {
-              failure.withValue { $0 = $0 ?? "\(error)" }
-            }
-          }
-        }
         if let first = failure.withValue({ $0 }) {
           throw CommandFailure(first, status: .cannotWrite)
         }

@@ -21,13 +21,20 @@ public struct DatasetItem: Hashable, Sendable {
   public let index: Int
 
   /// The class subfolder, capitalised as in Create ML data sets (`Happy`, `Neutral`, `Scary`).
-  public var folderName: String { mood.rawValue.prefix(1).uppercased() + mood.rawValue.dropFirst() }
+  public var folderName: String { datasetFolderName(of: mood) }
   /// A stable file name, e.g. `happy-00042.png`.
-  public var fileName: String {
-    let digits = String(index)
-    return
-      "\(mood.rawValue)-\(String(repeating: "0", count: max(0, 5 - digits.count)))\(digits).png"
-  }
+  public var fileName: String { numberedPNGName(mood.rawValue, index) }
+}
+
+/// A mood's class subfolder, capitalised as in Create ML data sets (`Happy`, `Neutral`, `Scary`).
+func datasetFolderName(of mood: Mood) -> String {
+  mood.rawValue.prefix(1).uppercased() + mood.rawValue.dropFirst()
+}
+
+/// `stem-00042.png`: the index zero-padded to five digits, so names sort in index order.
+func numberedPNGName(_ stem: String, _ index: Int) -> String {
+  let digits = String(index)
+  return "\(stem)-\(String(repeating: "0", count: max(0, 5 - digits.count)))\(digits).png"
 }
 
 /// The items of one split of the generated data set: `perClass` scenes of every mood, ordered

@@ -54,6 +54,12 @@ public struct PhotoMix: Sendable {
     return out
   }
 
+  /// The class subfolder plain photo images go to (`Neutral`).
+  public static let plainFolderName = datasetFolderName(of: .neutral)
+
+  /// The file name of the `index`th plain photo image, e.g. `photo-00042.png`.
+  public static func plainFileName(index: Int) -> String { numberedPNGName("photo", index) }
+
   /// The `index`th plain photo image of a data set made with `seed`.
   public func plain(index: Int, seed: UInt64, size: PixelSize) -> RGBImage {
     var rng = SceneRandom(seed: SceneRandom.mix(SceneRandom.mix(seed, 0x9407_9A1E), UInt64(index)))
