@@ -26,8 +26,7 @@ struct Tmux {
     let pid = try CLI.spawn(
       ["/bin/sh", "-c", quoted.joined(separator: " ") + " >'\(output.path)' 2>&1"],
       stderr: "/dev/null")
-    var wait: Int32 = 0
-    while waitpid(pid, &wait, 0) < 0 && errno == EINTR {}
+    let wait = SpawnedLeamoji(pid: pid).wait().status
     let status = wait & 0x7F == 0 ? (wait >> 8) & 0xFF : 128 + (wait & 0x7F)
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     return CLI.Result(status: status, stdout: text, stderr: "", signalled: false)

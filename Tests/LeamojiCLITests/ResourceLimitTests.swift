@@ -14,7 +14,7 @@ struct SpawnedLeamoji {
     pid = try CLI.spawn([CLI.binary] + arguments, stderr: "/dev/null")
   }
 
-  /// A process started otherwise (e.g. through `nohup`).
+  /// A process started otherwise (through `nohup`, or a tmux client through `sh -c`).
   init(pid: pid_t) { self.pid = pid }
 
   /// Waits for the end; the raw wait status and the peak resident memory in KiB.
