@@ -192,14 +192,7 @@ public struct Network: Sendable {
     else {
       throw .parameterMismatch(reason: "\(tensors.count) buffers do not fit \(bufferNames)")
     }
-    var next = 0
-    for l in layers.indices {
-      let n = layers[l].buffers.count
-      if n > 0 {
-        layers[l].buffers = Array(tensors[next..<(next + n)])
-        next += n
-      }
-    }
+    distribute(tensors, into: \.buffers)
   }
 
   /// Total number of trainable scalars.
@@ -216,11 +209,19 @@ public struct Network: Sendable {
       throw .parameterMismatch(
         reason: "\(parameterNames[i]) has shape \(new.shape), expected \(old.shape)")
     }
+    distribute(tensors, into: \.parameters)
+  }
+
+  /// Hands `tensors` (network order, already checked to fit) to the layers, each taking as
+  /// many as it holds now in `part` (its parameters or its buffers).
+  private mutating func distribute(
+    _ tensors: [Tensor], into part: WritableKeyPath<any Layer, [Tensor]>
+  ) {
     var next = 0
     for l in layers.indices {
-      let n = layers[l].parameters.count
+      let n = layers[l][keyPath: part].count
       if n > 0 {
-        layers[l].parameters = Array(tensors[next..<(next + n)])
+        layers[l][keyPath: part] = Array(tensors[next..<(next + n)])
         next += n
       }
     }
