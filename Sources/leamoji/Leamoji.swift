@@ -18,8 +18,9 @@ struct Leamoji: ParsableCommand {
         leamoji timeline SampleVideos/meadow-storm.mp4
         leamoji play SampleVideos/meadow-storm.mp4
         leamoji frames SampleVideos/meadow-storm.mp4 --out frames/
+
+      leamoji --version prints the release.
       """,
-    version: "0.1.0",
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
       LabelFrames.self, Review.self,
@@ -27,8 +28,18 @@ struct Leamoji: ParsableCommand {
     ]
   )
 
+  /// The release, printed by `leamoji --version`.
+  static let version = "0.1.0"
+
   static func main() {
     LeamojiProcess.prepare()
+    // `--version` is the root's alone, handled here rather than by `CommandConfiguration.version`:
+    // ArgumentParser would list that flag in every command's help, where `train --version` is the
+    // model card's version option.
+    if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+      print(version)
+      return
+    }
     do {
       var command = try parseAsRoot()
       try command.run()

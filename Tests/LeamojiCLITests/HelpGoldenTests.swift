@@ -197,6 +197,37 @@ struct HelpGoldenTests {
     }
   }
 
+  /// ArgumentParser's own `--version` (from `CommandConfiguration.version`) was listed in every
+  /// command's help, so `train --help` showed `--version` twice: its model-card option and
+  /// "Show the version.", which `train` never honours.
+  @Test("each option is listed once in every help text", arguments: HelpText.commands)
+  func optionsListedOnce(_ command: HelpCommand) throws {
+    let rendered = try HelpText.help(command)
+    var seen: Set<Substring> = []
+    for line in rendered.text.split(separator: "\n") where line.hasPrefix("  -") {
+      for name in line.split(separator: " ").prefix(while: { $0.hasPrefix("-") }) {
+        let option = name.hasSuffix(",") ? name.dropLast() : name
+        #expect(seen.insert(option).inserted, "`\(command.testDescription)` lists \(option) twice")
+      }
+    }
+  }
+
+  @Test("leamoji --version prints the release; train --version is the model card's option")
+  func versionFlag() throws {
+    let version = try HelpText.render(["--version"])
+    #expect(
+      version.status == 0
+        && version.text.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil,
+      "\(version.text)")
+    let missing = "/nonexistent-leamoji-training-folder"
+    let noValue = try HelpText.render(["train", missing, "--version"])
+    #expect(
+      noValue.status == 64 && noValue.stderr.contains("--version <version>"), "\(noValue.stderr)")
+    let card = try HelpText.render(["train", missing, "--version", "1.0"])
+    #expect(
+      card.status == 66 && card.stderr.contains("\(missing): no such folder"), "\(card.stderr)")
+  }
+
   @Test("COLUMNS decides the width, so the goldens do not depend on the terminal")
   func widthFollowsColumns() throws {
     let narrow = try HelpText.render(["train", "--help"])
