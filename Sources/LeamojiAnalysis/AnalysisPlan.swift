@@ -59,12 +59,10 @@ public struct AnalysisPlan: Sendable {
   /// - Throws: `LeamojiError` when the folder cannot be made or the existing file is malformed
   ///   (checked before any work, and never overwritten).
   public init(
-    classifier: Classifier, modelPath: String, output: String, options: Options
+    model: LoadedModel, output: String, options: Options
   ) throws(LeamojiError) {
-    let modelBytes =
-      (try? Data(contentsOf: URL(fileURLWithPath: modelPath))).map { [UInt8]($0) } ?? []
-    self.classifier = classifier
-    self.modelInfo = ModelInfo(labels: classifier.labelNames, sha256: SHA256.hex(modelBytes))
+    self.classifier = model.classifier
+    self.modelInfo = model.info
     self.folder = (output as NSString).deletingLastPathComponent
     self.store = MovieStore(path: output)
     self.options = options

@@ -1,5 +1,23 @@
 import Foundation
 import LeamojiClassifier
+import LeamojiCore
+import LeamojiTimeline
+
+/// A model as read from its file: the classifier and the SHA-256 of exactly the bytes it was
+/// built from (MovieData.json records the hash as the model's identity).
+public struct LoadedModel: Sendable {
+  public let classifier: Classifier
+  /// SHA-256 of the file, lower-case hex.
+  public let sha256: String
+
+  public init(classifier: Classifier, sha256: String) {
+    self.classifier = classifier
+    self.sha256 = sha256
+  }
+
+  /// What an analysis records about the model.
+  public var info: ModelInfo { ModelInfo(labels: classifier.labelNames, sha256: sha256) }
+}
 
 /// Where the model comes from when none is named, in this order:
 ///
@@ -76,14 +94,15 @@ public enum ModelLocator {
 
   /// Reads and validates the model at `path` (named as given in errors). When no model was
   /// named (`given` nil) and none was found, the error states where leamoji looked.
-  public static func load(_ path: String, given: String? = "") throws(LeamojiError) -> Classifier {
+  public static func load(_ path: String, given: String? = "") throws(LeamojiError) -> LoadedModel {
     if given == nil, environmentModel() == nil, !FileManager.default.fileExists(atPath: path) {
       throw LeamojiError(
         "\(path): no such file (no model found: looked at \(searchOrder); "
           + "name one with --model)", kind: .noInput)
     }
     do {
-      return try Classifier(contentsOf: path)
+      let (classifier, bytes) = try Classifier.read(path: path)
+      return LoadedModel(classifier: classifier, sha256: SHA256.hex(bytes))
     } catch {
       throw LeamojiError(error)
     }

@@ -15,6 +15,16 @@ extension Classifier {
     self = try Classifier.decode(ModelFile.open(path: path))
   }
 
+  /// Reads the model file at `path` once and keeps its bytes, so that what is said about the
+  /// file (its SHA-256 in MovieData.json) is about the very bytes the classifier was built from.
+  /// - Throws: `ModelFileError` as `init(contentsOf:)`.
+  public static func read(path: String) throws(ModelFileError) -> (
+    classifier: Classifier, bytes: [UInt8]
+  ) {
+    let bytes = try ModelFile.readBytes(path: path)
+    return (try decode(bytes, path: path), bytes)
+  }
+
   /// Checks model file bytes and builds the classifier. Never traps, whatever the bytes.
   /// - Throws: `ModelFileError`: the structural, format and version problems of
   ///   `ModelFile.open`, then `missingMetadata` / `malformedMetadata` for `labels`, `input`,

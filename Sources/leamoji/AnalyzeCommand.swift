@@ -98,7 +98,7 @@ struct Analyze: ParsableCommand {
   }
 
   func run() throws {
-    let (classifier, modelPath) = try modelOptions.load()
+    let model = try modelOptions.load()
     var options = AnalysisPlan.Options()
     options.seekAhead = seekAhead
     options.interval = interval
@@ -112,8 +112,7 @@ struct Analyze: ParsableCommand {
     options.threads = max(1, Classifier.defaultThreads / min(jobs, videos.count))
     let plan: AnalysisPlan
     do {
-      plan = try AnalysisPlan(
-        classifier: classifier, modelPath: modelPath, output: output, options: options)
+      plan = try AnalysisPlan(model: model, output: output, options: options)
     } catch {
       throw CommandFailure(error)
     }

@@ -39,7 +39,7 @@ struct Classify: ParsableCommand {
   }
 
   func run() throws {
-    let (classifier, _) = try modelOptions.load()
+    let classifier = try modelOptions.load().classifier
     let names = classifier.labelNames
     var failure: CommandFailure? = nil
     for path in images {

@@ -52,7 +52,7 @@ struct Evaluate: ParsableCommand {
   }
 
   func run() throws {
-    let (classifier, _) = try modelOptions.load()
+    let classifier = try modelOptions.load().classifier
     let labels = classifier.labels
     let names = classifier.labelNames
     let images = try loadFolder(

@@ -77,7 +77,7 @@ struct LabelFrames: ParsableCommand {
         "label needs a terminal (stdin and stdout); to write frames without one use: "
           + "leamoji frames VIDEO --out FOLDER", status: .usage)
     }
-    let (classifier, _) = try modelOptions.load()
+    let classifier = try modelOptions.load().classifier
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let report: LabelLoop.Report
     do {

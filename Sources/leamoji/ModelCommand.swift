@@ -47,17 +47,17 @@ struct Model: ParsableCommand {
 
   func run() throws {
     let path = ModelLocator.resolve(model)
-    let classifier: Classifier
+    let model: LoadedModel
     do {
-      classifier = try ModelLocator.load(path)
+      model = try ModelLocator.load(path)
     } catch {
       throw CommandFailure(error)
     }
-    let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) } ?? []
+    let classifier = model.classifier
     let input = "3x\(classifier.inputSize.height)x\(classifier.inputSize.width)"
     let network = classifier.network
     let report = Report(
-      file: path, sha256: SHA256.hex(bytes), labels: classifier.labelNames,
+      file: path, sha256: model.sha256, labels: classifier.labelNames,
       emoji: classifier.labels.map(\.emoji), input: input, parameters: network.parameterCount,
       layersWithWeights: network.layers.filter { !$0.parameters.isEmpty }.count,
       card: classifier.card)

@@ -20,10 +20,9 @@ struct ModelOptions: ParsableArguments {
   func resolvedPath() -> String { ModelLocator.resolve(model) }
 
   /// Reads and validates the model.
-  func load() throws -> (classifier: Classifier, path: String) {
-    let path = resolvedPath()
+  func load() throws -> LoadedModel {
     do {
-      return (try ModelLocator.load(path, given: model), path)
+      return try ModelLocator.load(resolvedPath(), given: model)
     } catch {
       throw CommandFailure(error)
     }

@@ -91,11 +91,10 @@ struct Play: ParsableCommand {
     let id = MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
     Console.writeStderr(
       "\(Console.safe(video)) is not in \(Console.safe(data)) yet: analysing it first\n")
-    let (classifier, modelPath) = try modelOptions.load()
+    let model = try modelOptions.load()
     var options = AnalysisPlan.Options()
     options.seekAhead = seekAhead ?? 5
-    let plan = try AnalysisPlan(
-      classifier: classifier, modelPath: modelPath, output: data, options: options)
+    let plan = try AnalysisPlan(model: model, output: data, options: options)
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let stored = try plan.analyze(path: video, id: id) { done, total in
       progress.update(id, done: done, total: total)

@@ -58,14 +58,13 @@ extension Train {
   func baseModel() throws -> (classifier: Classifier, record: String)? {
     guard let given = self.`init` else { return nil }
     let path = given == "default" ? ModelLocator.resolve(nil) : given
-    let classifier: Classifier
+    let model: LoadedModel
     do {
-      classifier = try ModelLocator.load(path)
+      model = try ModelLocator.load(path)
     } catch {
       throw CommandFailure(error)
     }
-    let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) } ?? []
-    return (classifier, "\((path as NSString).lastPathComponent) sha256:\(SHA256.hex(bytes))")
+    return (model.classifier, "\((path as NSString).lastPathComponent) sha256:\(model.sha256)")
   }
 
   func run() throws {

@@ -19,7 +19,7 @@ struct AnalysisPlanTests {
     options.includeFrames = true
     options.poster = false
     let plan = try AnalysisPlan(
-      classifier: Repository.shippedClassifier, modelPath: Repository.modelPath, output: output,
+      model: Repository.shippedModel, output: output,
       options: options)
     for name in Repository.sampleNames {
       var reports: [(Int, Int?)] = []
@@ -47,7 +47,7 @@ struct AnalysisPlanTests {
     options.interval = 2
     options.title = "Night"
     let plan = try AnalysisPlan(
-      classifier: Repository.shippedClassifier, modelPath: Repository.modelPath, output: output,
+      model: Repository.shippedModel, output: output,
       options: options)
     let stored = try plan.analyze(path: Repository.sampleVideo("night-walk"), id: "night") { _, _ in
     }
@@ -72,7 +72,7 @@ struct AnalysisPlanTests {
     try Data("[{".utf8).write(to: URL(fileURLWithPath: output))
     #expect {
       _ = try AnalysisPlan(
-        classifier: Repository.shippedClassifier, modelPath: Repository.modelPath, output: output,
+        model: Repository.shippedModel, output: output,
         options: AnalysisPlan.Options())
     } throws: { error in
       let problem = error as? LeamojiError
@@ -87,7 +87,7 @@ struct AnalysisPlanTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("MovieData.json").path
     let plan = try AnalysisPlan(
-      classifier: Repository.shippedClassifier, modelPath: Repository.modelPath, output: output,
+      model: Repository.shippedModel, output: output,
       options: AnalysisPlan.Options())
     let missing = folder.appendingPathComponent("nothing.mp4").path
     #expect {

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiCore
 import Testing
 
 #if canImport(Glibc)
@@ -58,9 +59,26 @@ struct ModelLocatorTests {
 
   @Test("the resolved model loads and has the mood labels")
   func loadsShipped() throws {
-    let classifier = try ModelLocator.load(ModelLocator.resolve(Repository.modelPath))
+    let classifier = try ModelLocator.load(ModelLocator.resolve(Repository.modelPath)).classifier
     #expect(Set(classifier.labelNames).isSuperset(of: ["happy", "neutral", "scary"]))
     #expect(classifier.inputSize.width > 0 && classifier.inputSize.height > 0)
+  }
+
+  @Test("the model's SHA-256 is of the bytes it was read from, and its info carries the labels")
+  func hashOfTheBytesRead() throws {
+    let folder = try Repository.scratchFolder("model-hash")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("copy.safetensors")
+    try FileManager.default.copyItem(atPath: Repository.modelPath, toPath: copy.path)
+    let model = try ModelLocator.load(copy.path)
+    let bytes = [UInt8](try Data(contentsOf: copy))
+    #expect(model.sha256 == SHA256.hex(bytes) && model.sha256.count == 64)
+    #expect(model.info.labels == model.classifier.labelNames && model.info.sha256 == model.sha256)
+    // Another model file gives another identity.
+    var changed = bytes
+    changed[changed.count - 1] ^= 0x01
+    try Data(changed).write(to: copy)
+    #expect(try ModelLocator.load(copy.path).sha256 == SHA256.hex(changed))
   }
 
   @Test("a missing model is no input, named as given")

@@ -13,14 +13,16 @@ enum Repository {
     root.appendingPathComponent("SampleVideos/\(name).mp4").path
   }
 
-  /// The shipped classifier, read once.
-  static let shippedClassifier: Classifier = {
+  /// The shipped model, read once.
+  static let shippedModel: LoadedModel = {
     do {
       return try ModelLocator.load(modelPath)
     } catch {
       fatalError("the shipped model does not load: \(error)")
     }
   }()
+
+  static var shippedClassifier: Classifier { shippedModel.classifier }
 
   /// A new empty folder under the system's temporary folder.
   static func scratchFolder(_ name: String) throws -> URL {

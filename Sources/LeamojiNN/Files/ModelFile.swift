@@ -32,13 +32,17 @@ public struct ModelFile: Sendable {
   /// - Throws: `ModelFileError` naming `path` as given: `fileNotFound`, `unreadable`, and the
   ///   problems of `open(_:path:)`.
   public static func open(path: String) throws(ModelFileError) -> ModelFile {
-    let bytes: [UInt8]
+    try open(readBytes(path: path), path: path)
+  }
+
+  /// The bytes of the file at `path`, unchecked.
+  /// - Throws: `ModelFileError` naming `path` as given: `fileNotFound`, `unreadable`.
+  public static func readBytes(path: String) throws(ModelFileError) -> [UInt8] {
     do {
-      bytes = try SafetensorsFile.readBytes(URL(fileURLWithPath: path))
+      return try SafetensorsFile.readBytes(URL(fileURLWithPath: path))
     } catch {
       throw ModelFileError(path: path, problem: error.problem)
     }
-    return try open(bytes, path: path)
   }
 
   /// Checks the bytes of a model file: its safetensors structure, then `format` and `version`.
