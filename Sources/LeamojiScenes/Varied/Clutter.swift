@@ -30,7 +30,8 @@ extension VariedScenes {
       for _ in 0..<rng.int(in: 2...5) {
         let bx = rng.float(-0.1...1.1)
         let by = ridge.height(at: bx) + rng.float(0...0.05)
-        leaves(&s, look, x: bx, y: by, width: rng.float(0.12...0.3), height: rng.float(0.1...0.25), &rng)
+        leaves(
+          &s, look, x: bx, y: by, width: rng.float(0.12...0.3), height: rng.float(0.1...0.25), &rng)
       }
     case 1:
       // A hedge along the ridge.
@@ -73,14 +74,17 @@ extension VariedScenes {
       let x0 = rng.float(-0.2...0.6)
       let x1 = x0 + rng.float(0.3...0.6)
       var y = rng.float(0.1...0.25)
-      s.fill(.rect(x0: x0 - 0.02, y0: y - 0.02, x1: x1 + 0.02, y1: floorY, corner: 0), tone(look, &rng).scaled(0.5))
+      s.fill(
+        .rect(x0: x0 - 0.02, y0: y - 0.02, x1: x1 + 0.02, y1: floorY, corner: 0),
+        tone(look, &rng).scaled(0.5))
       while y < floorY - 0.1 {
         let rowH = rng.float(0.1...0.14)
         var x = x0
         while x < x1 {
           let w = rng.float(0.012...0.03)
           let h = rowH * rng.float(0.6...0.9)
-          s.fill(.rect(x0: x, y0: y + rowH - h, x1: x + w, y1: y + rowH, corner: 0), tone(look, &rng))
+          s.fill(
+            .rect(x0: x, y0: y + rowH - h, x1: x + w, y1: y + rowH, corner: 0), tone(look, &rng))
           x += w + rng.float(0...0.006)
         }
         y += rowH + 0.015
@@ -92,8 +96,12 @@ extension VariedScenes {
         let py = rng.float(0.05...(floorY - 0.15))
         let w = rng.float(0.04...0.1)
         let h = rng.float(0.04...0.1)
-        s.fill(.rect(x0: px - 0.008, y0: py - 0.008, x1: px + w + 0.008, y1: py + h + 0.008, corner: 0), tone(look, &rng).scaled(0.4))
-        s.add(.rect(x0: px, y0: py, x1: px + w, y1: py + h, corner: 0), roughPaint(tone(look, &rng), &rng))
+        s.fill(
+          .rect(x0: px - 0.008, y0: py - 0.008, x1: px + w + 0.008, y1: py + h + 0.008, corner: 0),
+          tone(look, &rng).scaled(0.4))
+        s.add(
+          .rect(x0: px, y0: py, x1: px + w, y1: py + h, corner: 0),
+          roughPaint(tone(look, &rng), &rng))
       }
       for _ in 0..<rng.int(in: 0...2) {
         let px = rng.float(0...1)
@@ -109,7 +117,8 @@ extension VariedScenes {
     switch rng.int(in: 0...2) {
     case 0:
       let x0 = rng.float(-0.2...0.5)
-      bricks(&s, look, x0: x0, y0: rng.float(0.2...0.45), x1: x0 + rng.float(0.4...0.8), y1: roadY, &rng)
+      bricks(
+        &s, look, x0: x0, y0: rng.float(0.2...0.45), x1: x0 + rng.float(0.4...0.8), y1: roadY, &rng)
     case 1:
       // A crowd: many small figures along the pavement.
       for _ in 0..<rng.int(in: 8...20) {
@@ -163,7 +172,8 @@ extension VariedScenes {
     _ s: inout SceneSketch, _ look: Look, x0: Float, y0: Float, x1: Float, y1: Float,
     _ rng: inout SceneRandom
   ) {
-    let brick = look == .colourful || look == .grey
+    let brick =
+      look == .colourful || look == .grey
       ? tone(look, &rng) : rng.color(hue: 5...30, saturation: 0.3...0.65, value: 0.35...0.8)
     s.fill(.rect(x0: x0, y0: y0, x1: x1, y1: y1, corner: 0), brick.scaled(0.45))
     let rowH = rng.float(0.03...0.05)

@@ -53,7 +53,8 @@ struct VariedSceneTests {
   /// features, fitted on the training split.
   static func nearestCentroidAccuracy(set: SceneSet) -> Double {
     nearestCentroidAccuracy(
-      train: features(.train, perClass: 90, set: set), test: features(.test, perClass: 60, set: set))
+      train: features(.train, perClass: 90, set: set), test: features(.test, perClass: 60, set: set)
+    )
   }
 
   /// Accuracy on `test` of a nearest-centroid classifier on standardised features, fitted on
