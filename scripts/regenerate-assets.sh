@@ -22,7 +22,8 @@
 # footage scary, 150 9.4 %, none 1.4 % but then the sample videos are misread). The network is
 # wider and one block deeper than `train`'s default (--widths 24,48,96,128), which the 5,700
 # images need (README, "The model"). The sample videos stay classic scenes (`scenes clip`).
-# The model part takes about 5 to 10 minutes on the 2-core machine. The model card's
+# The model part took 5 min 45 s on the shared 2-core machine (12 min 20 s at a load of 7-9).
+# The model card's
 # creation date is fixed (MODEL_CREATED) so that the model file is
 # reproduced byte for byte: `scripts/regenerate-assets.sh model` writes the committed
 # Models/leamoji.safetensors again, bit for bit, for any --threads. Training uses no maths
