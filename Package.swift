@@ -111,7 +111,10 @@ let package = Package(
     .testTarget(
       name: "LeamojiTerminalTests",
       dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
-    .testTarget(name: "LeamojiScenesTests", dependencies: ["LeamojiScenes", "LeamojiCore"]),
+    // LeamojiClassifier: the shipped model is scored on held-out varied scenes (issue 12).
+    .testTarget(
+      name: "LeamojiScenesTests",
+      dependencies: ["LeamojiScenes", "LeamojiClassifier", "LeamojiCore"]),
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: ["LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore"]),

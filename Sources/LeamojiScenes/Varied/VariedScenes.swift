@@ -112,11 +112,13 @@ enum VariedScenes {
     let horizon = rng.float(0.55...0.72)
     sky(&s, look, horizonY: horizon, &rng)
     let ground = tone(look, &rng)
-    return s.hills(
+    let ridge = s.hills(
       &rng, base: horizon, amplitude: rng.float(0.01...0.05),
       paint: .noise(
         ground, ground.scaled(0.85), scale: 20, seed: UInt32(truncatingIfNeeded: rng.next())),
       parallax: 0.8)
+    if rng.chance(clutterChance) { outdoorClutter(&s, look, ridge: ridge, &rng) }
+    return ridge
   }
 
   /// A room with a wall, a floor, maybe a window and a lamp; returns the floor line.
@@ -129,6 +131,7 @@ enum VariedScenes {
       ? .stripes(wall, wall.scaled(0.88), degrees: 0, period: rng.float(0.05...0.1)) : .solid(wall)
     let floor = tone(look, &rng).scaled(0.8)
     s.room(wall: paint, floor: .solid(floor), floorY: floorY)
+    if rng.chance(clutterChance) { indoorClutter(&s, look, floorY: floorY, &rng) }
     if rng.chance(0.4) {
       let wx = rng.float(-0.2...0.8)
       let outside: Color = look == .dark ? Color(0.1, 0.12, 0.25) : tone(look, &rng)
@@ -161,6 +164,7 @@ enum VariedScenes {
       x += w
     }
     s.fill(.rect(x0: -2, y0: roadY, x1: 3, y1: 2, corner: 0), Color(grey: rng.float(0.2...0.4)))
+    if rng.chance(clutterChance) { streetClutter(&s, look, roadY: roadY, &rng) }
     return roadY
   }
 
@@ -178,14 +182,22 @@ enum VariedScenes {
     rng.color(hue: 15...35, saturation: 0.25...0.6, value: 0.35...0.95)
   }
 
-  /// One to `most` faces of one expression across the frame, large enough to read.
+  /// One to `most` faces of one expression across the frame, large enough to read at 64 px
+  /// (a head radius of at least 0.11 of the frame height: the mouth is then 4 pixels wide).
+  /// In dark and dim looks the faces are usually lit, as a film lights its actors, so the
+  /// expression stays readable whatever the mood.
   static func faces(
     _ s: inout SceneSketch, _ look: Look, _ rng: inout SceneRandom,
     expression: SceneSketch.Expression, most: Int, baseY: Float = 0.62
   ) {
     let count = rng.int(in: 1...most)
+    if (look == .dark || look == .dim) && rng.chance(0.7) {
+      s.light(
+        x: rng.float(0.3...0.7), y: baseY - rng.float(0.2...0.4), radius: rng.float(0.5...0.8),
+        color: Color(1, rng.float(0.8...0.95), rng.float(0.65...0.9)).scaled(rng.float(0.5...0.9)))
+    }
     for k in 0..<count {
-      let r = count == 1 ? rng.float(0.14...0.22) : rng.float(0.09...0.14)
+      let r = count == 1 ? rng.float(0.15...0.22) : rng.float(0.11...0.15)
       let x = (Float(k) + 0.5) / Float(count) + rng.float(-0.06...0.06)
       s.face(
         &rng, x: x, y: baseY + rng.float(-0.08...0.05), r: r, skin: skin(&rng),
