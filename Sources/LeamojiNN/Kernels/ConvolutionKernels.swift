@@ -117,11 +117,28 @@ extension Kernels {
   ) {
     let hp = g.height + 2 * g.padding
     let wp = g.width + 2 * g.padding
-    padded.update(repeating: 0, count: g.paddedCount)
+    // Only the border is zeroed; rows are copied 8 floats at a time (no library call per row).
+    let pad = g.padding
     for ch in 0..<g.channels {
+      let plane = padded + ch * hp * wp
+      plane.update(repeating: 0, count: pad * wp)
+      (plane + (pad + g.height) * wp).update(repeating: 0, count: pad * wp)
       for y in 0..<g.height {
-        (padded + (ch * hp + y + g.padding) * wp + g.padding).update(
-          from: input + (ch * g.height + y) * g.width, count: g.width)
+        let dst = plane + (y + pad) * wp
+        let src = input + (ch * g.height + y) * g.width
+        for i in 0..<pad {
+          dst[i] = 0
+          dst[pad + g.width + i] = 0
+        }
+        var x = 0
+        while x + 8 <= g.width {
+          store(load(src + x), dst + pad + x)
+          x += 8
+        }
+        while x < g.width {
+          dst[pad + x] = src[x]
+          x += 1
+        }
       }
     }
     let oh = g.outHeight
@@ -129,7 +146,27 @@ extension Kernels {
     let positions = g.positions
     let panelStride = g.patchSize * 16
     let panels = (positions + 15) / 16
-    let fast = g.stride == 1 && ow % 16 == 0
+    if g.stride == 1 && ow % 16 == 0 {
+      // Panel by panel, so `col` is written front to back (16 positions of one output row
+      // per patch row): sequential stores, where the row-by-row order below jumps a whole
+      // panel (up to 18 KB) every 64 bytes.
+      var d = col
+      for q in 0..<panels {
+        let oy = q * 16 / ow
+        let x = q * 16 % ow
+        for ch in 0..<g.channels {
+          for ky in 0..<g.kernel {
+            let src = padded + (ch * hp + oy + ky) * wp + x
+            for kx in 0..<g.kernel {
+              store(load(src + kx), d)
+              store(load(src + kx + 8), d + 8)
+              d += 16
+            }
+          }
+        }
+      }
+      return
+    }
     var r = 0
     for ch in 0..<g.channels {
       for ky in 0..<g.kernel {
@@ -137,23 +174,9 @@ extension Kernels {
           let dst = col + r * 16
           for oy in 0..<oh {
             let src = padded + (ch * hp + oy * g.stride + ky) * wp + kx
-            if fast {
-              var q = oy * ow / 16
-              var x = 0
-              while x < ow {
-                let d = dst + q * panelStride
-                let v0 = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<Float>.self)
-                let v1 = UnsafeRawPointer(src + x + 8).loadUnaligned(as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(d).storeBytes(of: v0, as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(d + 8).storeBytes(of: v1, as: SIMD8<Float>.self)
-                q += 1
-                x += 16
-              }
-            } else {
-              for ox in 0..<ow {
-                let p = oy * ow + ox
-                dst[(p >> 4) * panelStride + (p & 15)] = src[ox * g.stride]
-              }
+            for ox in 0..<ow {
+              let p = oy * ow + ox
+              dst[(p >> 4) * panelStride + (p & 15)] = src[ox * g.stride]
             }
           }
           for p in positions..<(panels * 16) { dst[(p >> 4) * panelStride + (p & 15)] = 0 }

@@ -167,6 +167,18 @@ extension Kernels {
   ) {
     for t in 0..<tiles {
       let panel = packed + t * tileRows * k
+      if aRowStride == 1 && (t + 1) * tileRows <= m {
+        // `Wᵀ` of the input gradient: a panel's 4 rows are 4 adjacent floats of each column.
+        var src = a + t * tileRows
+        var dst = panel
+        for _ in 0..<k {
+          UnsafeMutableRawPointer(dst).storeBytes(
+            of: UnsafeRawPointer(src).loadUnaligned(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
+          src += aColStride
+          dst += tileRows
+        }
+        continue
+      }
       for r in 0..<tileRows {
         let i = t * tileRows + r
         if i < m {

@@ -66,8 +66,14 @@ extension Kernels {
   }
 
   /// Routes each output gradient to the (first) maximum of its window, adding into `gradInput`.
-  /// (Scalar: an 8-lane version needs the taps interleaved back into rows, which the Swift
-  /// SIMD types' `evenHalf` setters compile to a lane-by-lane loop, 6 times slower.)
+  ///
+  /// 2x2 windows with stride 2 take eight windows at a time: the four taps are compared in
+  /// `argmaxInWindow`'s order with its `>` (so ties and NaNs pick the same tap), each tap's
+  /// gradient is the output gradient where it won and 0 elsewhere, and the taps are
+  /// interleaved back into the two input rows (explicit lane lists, which compile to unpack
+  /// shuffles) and added. The windows do not overlap, so every input element receives its
+  /// window's gradient or 0, as in the scalar path (the callers start from a zeroed
+  /// `gradInput`).
   static func maxPoolBackwardAdd(
     _ g: Window, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
     gradInput: UnsafeMutablePointer<Float>
@@ -75,15 +81,66 @@ extension Kernels {
     let oh = g.outHeight
     let ow = g.outWidth
     let hw = g.height * g.width
+    let pairs = g.kernel == 2 && g.stride == 2
     for ch in 0..<g.channels {
       let plane = input + ch * hw
       let gIn = gradInput + ch * hw
       let gOut = gradOutput + ch * oh * ow
       for oy in 0..<oh {
-        for ox in 0..<ow {
+        var ox = 0
+        if pairs {
+          let top = plane + 2 * oy * g.width
+          let bottom = top + g.width
+          let dTop = gIn + 2 * oy * g.width
+          let dBottom = dTop + g.width
+          while ox + 8 <= ow {
+            let r0 = UnsafeRawPointer(top + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
+            let r1 = UnsafeRawPointer(bottom + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
+            let gradient = UnsafeRawPointer(gOut + oy * ow + ox).loadUnaligned(
+              as: SIMD8<Float>.self)
+            let a = r0.evenHalf
+            let b = r0.oddHalf
+            let c = r1.evenHalf
+            let d = r1.oddHalf
+            let takeB = b .> a
+            var best = a.replacing(with: b, where: takeB)
+            let takeC = c .> best
+            best.replace(with: c, where: takeC)
+            let takeD = d .> best
+            // The winner is the last tap that replaced the running best.
+            let winD = takeD
+            let winC = takeC .& .!takeD
+            let winB = takeB .& .!takeC .& .!takeD
+            let winA = .!takeB .& .!takeC .& .!takeD
+            let zero = SIMD8<Float>()
+            addInterleaved(
+              gradient.replacing(with: zero, where: .!winA),
+              gradient.replacing(with: zero, where: .!winB), into: dTop + 2 * ox)
+            addInterleaved(
+              gradient.replacing(with: zero, where: .!winC),
+              gradient.replacing(with: zero, where: .!winD), into: dBottom + 2 * ox)
+            ox += 8
+          }
+        }
+        while ox < ow {
           gIn[argmaxInWindow(g, plane: plane, oy: oy, ox: ox)] += gOut[oy * ow + ox]
+          ox += 1
         }
       }
     }
+  }
+
+  /// `p[0..<16] += (e[0], o[0], e[1], o[1], ..., e[7], o[7])`.
+  @inline(__always)
+  private static func addInterleaved(
+    _ e: SIMD8<Float>, _ o: SIMD8<Float>, into p: UnsafeMutablePointer<Float>
+  ) {
+    let low = SIMD8<Float>(e[0], o[0], e[1], o[1], e[2], o[2], e[3], o[3])
+    let high = SIMD8<Float>(e[4], o[4], e[5], o[5], e[6], o[6], e[7], o[7])
+    let raw = UnsafeMutableRawPointer(p)
+    raw.storeBytes(of: raw.loadUnaligned(as: SIMD8<Float>.self) + low, as: SIMD8<Float>.self)
+    raw.storeBytes(
+      of: raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self) + high,
+      toByteOffset: 32, as: SIMD8<Float>.self)
   }
 }

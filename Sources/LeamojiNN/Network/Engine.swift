@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LeamojiCore
 
 /// The fast batch runner behind `Network.logits` and `Network.gradients`: the network's layers
 /// compiled into a list of steps over raw float buffers, with every buffer a pass needs
@@ -223,8 +224,13 @@ final class EngineContext: @unchecked Sendable {
     }
   }
 
-  /// Runs `body(workspace, i)` for `i` in `0..<count` on up to `threads` threads; worker `w`
-  /// takes samples `w, w + workers, ...` with its own workspace.
+  /// Runs `body(workspace, i)` for `i` in `0..<count` on up to `threads` threads, each worker
+  /// with its own workspace, taking the next index not yet taken. The assignment of indices
+  /// to workers therefore varies from run to run, and it must not matter: `body` writes only
+  /// index `i`'s own results, and a workspace carries nothing from one index to the next (every
+  /// buffer a pass reads it has written itself). Taking indices as they come (rather than
+  /// `w, w + workers, ...`) keeps both cores busy to the end of a batch when one worker is
+  /// slowed down by other work on its core (the next batch being made, another process).
   func run(_ count: Int, threads: Int, _ body: @Sendable (EngineWorkspace, Int) -> Void) {
     let workers = min(max(threads, 1), count)
     guard workers > 0 else { return }
@@ -234,11 +240,15 @@ final class EngineContext: @unchecked Sendable {
       return
     }
     let spaces = workspaces
+    let next = Locked(0)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      var i = worker
-      while i < count {
+      while true {
+        let i = next.withValue { n -> Int in
+          defer { n += 1 }
+          return n
+        }
+        guard i < count else { return }
         body(spaces[worker], i)
-        i += workers
       }
     }
   }

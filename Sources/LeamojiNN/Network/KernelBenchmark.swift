@@ -65,7 +65,8 @@ public enum KernelBenchmark {
       let input = (0..<step.inCount).map { _ in Float(rng.nextGaussian()) }
       let dy = (0..<step.outCount).map { _ in Float(rng.nextGaussian()) }
       let p = SharedPointer(base: context.parameters)
-      let grad = UnsafeMutablePointer<Float>.allocate(capacity: workers * engine.parameterCount)
+      // One gradient slot per sample, as in training.
+      let grad = UnsafeMutablePointer<Float>.allocate(capacity: batch * engine.parameterCount)
       defer { grad.deallocate() }
       let g0 = SharedPointer(base: grad)
       let count = engine.parameterCount
@@ -88,7 +89,7 @@ public enum KernelBenchmark {
             let col = ws.cols[s]!  // the forward pass's im2col matrix, as in training
             Kernels.gemmNT(
               m: out, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
-              bPanelStride: patch * 16, c: g0.base + (i % workers) * count + w, ldc: patch,
+              bPanelStride: patch * 16, c: g0.base + i * count + w, ldc: patch,
               start: .overwrite)
           }
         ),

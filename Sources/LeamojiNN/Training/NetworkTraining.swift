@@ -165,7 +165,8 @@ extension Network {
   }
 
   /// The engine's batch gradient: every sample's gradient into its own slot (in parallel),
-  /// then the slots added to `context.total` strictly in sample order, up to `chunk` samples
+  /// then the slots added to `context.total` strictly in sample order (each piece of the
+  /// parameter vector on its own thread), up to `chunk` samples
   /// at a time (bounded memory). Loss is summed in sample order too.
   /// With `loadParameters` false the context's flat parameters are used as they are
   /// (`TrainingSession` keeps them there between steps).
@@ -205,7 +206,17 @@ extension Network {
         for j in 0..<size0 {
           loss += Double(losses.base[j])
           if hits.base[j] { correct += 1 }
-          Kernels.add(slots.base + j * count, into: context.total, count)
+        }
+        // The slots summed in sample order, pieces of the parameter vector on all threads
+        // (each element's sum is the same, in the same order, whoever adds it).
+        let total = SharedPointer(base: context.total)
+        let piece = 2048
+        Parallel.forEach((count + piece - 1) / piece, threads: threads) { q in
+          let lo = q * piece
+          let length = min(piece, count - lo)
+          for j in 0..<size0 {
+            Kernels.add(slots.base + j * count + lo, into: total.base + lo, length)
+          }
         }
         start += size0
       }

@@ -51,6 +51,32 @@ struct EngineTests {
     }
   }
 
+  /// The same on rows of 32 and 16 positions, the shapes of the default network: there the
+  /// engine takes its vector paths (im2col panel by panel, 2x2 pooling eight windows at a
+  /// time), the layers their plain ones.
+  @Test func engineMatchesLayerByLayerOnRowsOfSixteen() throws {
+    let specs: [LayerSpec] = [
+      .conv2d(name: "a", inChannels: 3, outChannels: 8, kernel: 3, stride: 1, padding: 1),
+      .relu, .maxPool2d(kernel: 2, stride: 2),
+      .conv2d(name: "b", inChannels: 8, outChannels: 12, kernel: 3, stride: 1, padding: 1),
+      .relu, .maxPool2d(kernel: 2, stride: 2),
+      .globalAvgPool, .flatten,
+      .linear(name: "fc", inFeatures: 12, outFeatures: 3),
+    ]
+    let fast = try Network(specs: specs, inputShape: [3, 6, 32], seed: 5)
+    let slow = try Network(layers: fast.layers + [PassThrough()], inputShape: [3, 6, 32])
+    let batch = TestSupport.random([4, 3, 6, 32], seed: 6)
+    let labels = [0, 2, 1, 2]
+    let zFast = try fast.logits(batch, threads: 2)
+    let zSlow = try slow.logits(batch, threads: 2)
+    #expect(TestSupport.worstError(zFast, zSlow, rel: 1e-5, abs: 1e-6) <= 0)
+    let (_, gFast) = try fast.gradients(batch, labels: labels, threads: 2)
+    let (_, gSlow) = try slow.gradients(batch, labels: labels, threads: 1)
+    for (a, b) in zip(gFast, gSlow) {
+      #expect(TestSupport.worstError(a, b, rel: 1e-4, abs: 1e-6) <= 0)
+    }
+  }
+
   /// ∂(mean loss)/∂parameters from the engine against central differences of the loss.
   @Test func networkGradientMatchesFiniteDifferences() throws {
     let specs: [LayerSpec] = [
