@@ -1,10 +1,6 @@
 internal import CFFmpeg
 import LeamojiCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// One sampled moment of a video: the picture on screen at `time`.
 public struct SampledFrame: Sendable {
   /// The sample's number k (0, 1, 2, ...).
@@ -29,50 +25,45 @@ public struct SampledFrame: Sendable {
 ///
 /// Unless `decodeEverything` is asked for, frames no sample can show and nothing refers to are
 /// not decoded, and decoding jumps to a clean start before the next sample time when one lies
-/// ahead (`SamplingShortcuts`); the samples are the same as decoding every frame gives. Where
-/// the shortcuts apply and there are two or more cores, two single-threaded decoders sample
-/// alternate runs of samples at once (`ParallelSampling`); at the first sign of anything
-/// unusual (damage, a shortcut switched off) the rest is sampled by one decoder, as without.
+/// ahead (`SamplingShortcuts`); the samples are the same as decoding every frame gives.
 public final class FrameSampler {
-  /// What the samples are taken with now.
-  private enum Source {
-    case sequential(SampleEngine)
-    case parallel(ParallelSampling)
-  }
+  private let file: VideoFile
+  private let decoder: StreamDecoder
+  /// Nil when every frame is decoded.
+  private let shortcuts: SamplingShortcuts?
+  /// Why every frame is decoded from the start, if it is.
+  private let notEligible: String?
+  /// The sample index the shortcuts last looked ahead for.
+  private var lookedAheadFor: Int? = nil
+  private let scaler = Scaler()
+  private let previewScaler = Scaler()
+  private var schedule: SampleSchedule
 
-  private var source: Source
-  private let path: String
-  private let interval: Double
-  private let size: PixelSize?
-  private let previewWidth: Int?
-  private let threads: Int32
-  /// Samples handed out so far.
-  private var delivered = 0
-  private var finished = false
-  /// Why the parallel decoders were left for one, if they were.
-  private var leftParallel = false
+  /// The latest frame starting at or before the next sample time (or the first frame).
+  private var candidate = Frame()
+  private var candidateStamp: FrameStamp? = nil
+  private var candidateImage: RGBImage? = nil
+  private var candidatePreview: RGBImage? = nil
+  /// The frame decoded after the candidate, when it has been read ahead.
+  private var upcoming = Frame()
+  private var upcomingStamp: FrameStamp? = nil
 
   /// Facts about the video being sampled.
-  public let info: VideoInfo
+  public var info: VideoInfo { file.info }
   /// Size of every sampled image (after rotation).
   public let outputSize: PixelSize
   /// Size of every sample's `preview` (after rotation), if previews were asked for.
   public let previewSize: PixelSize?
   /// Packets or pictures skipped as damaged so far.
-  public var corruptPacketCount: Int {
-    switch source {
-    case .sequential(let engine): engine.corruptPacketCount
-    case .parallel: 0  // its engines are clean, or it was left
-    }
-  }
+  public var corruptPacketCount: Int { decoder.corruptPackets }
   /// Frames decoded so far.
-  public var decodedFrameCount: Int { decoding.framesDecoded }
+  public var decodedFrameCount: Int { decoder.decodedFrames }
   /// How the video has been decoded so far: which frames were left out, or why none were.
   public var decoding: DecodingSummary {
-    switch source {
-    case .sequential(let engine): engine.decoding
-    case .parallel(let parallel): parallel.decoding
-    }
+    DecodingSummary(
+      packetsRead: decoder.queue.packetsRead, packetsSkipped: decoder.skippedPackets,
+      framesDecoded: decoder.decodedFrames, restarts: shortcuts?.restarts ?? 0,
+      fallbackReason: notEligible ?? shortcuts?.fallbackReason)
   }
 
   /// Opens `path` for sampling every `interval` seconds at `size` (nil: the display size).
@@ -85,137 +76,139 @@ public final class FrameSampler {
   ///     FFmpeg's concealment of damaged pictures can vary from run to run; one makes even
   ///     damaged files decode the same every time.
   /// - Throws: `MediaError` naming the file.
-  public convenience init(
+  public init(
     path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil,
     decodeEverything: Bool = false, decoderThreads: Int? = nil
   ) throws(MediaError) {
-    try self.init(
-      path: path, interval: interval, size: size, previewWidth: previewWidth,
-      decodeEverything: decodeEverything, decoderThreads: decoderThreads,
-      parallelRun: ParallelPlan.automatic)
-  }
-
-  /// As above, with the parallel decoding chosen by `parallelRun` (tests force it on short
-  /// videos with a run length, or off with `.never`).
-  init(
-    path: String, interval: Double, size: PixelSize?, previewWidth: Int?,
-    decodeEverything: Bool, decoderThreads: Int?, parallelRun plan: ParallelPlan
-  ) throws(MediaError) {
     let file = try VideoFile(path: path)
-    self.path = path
-    self.interval = interval
-    self.size = size
-    self.previewWidth = previewWidth
-    threads = decoderThreads.map { Int32(max(1, min(16, $0))) } ?? StreamDecoder.threadsPerCore
-    info = file.info
+    self.file = file
+    let (syntax, reason) =
+      decodeEverything ? (nil, "every frame was asked for") : SamplingShortcuts.syntax(for: file)
+    let threads = decoderThreads.map { Int32(max(1, min(16, $0))) } ?? StreamDecoder.threadsPerCore
+    decoder = try StreamDecoder(file: file, threads: threads, syntax: syntax)
+    schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
+    notEligible = reason
+    if syntax != nil {
+      let shortcuts = SamplingShortcuts(
+        decoder: decoder, interval: schedule.interval, end: schedule.end)
+      decoder.filter = shortcuts
+      self.shortcuts = shortcuts
+    } else {
+      shortcuts = nil
+    }
     outputSize = size ?? file.clock.displaySize
     previewSize = previewWidth.map { file.clock.uprightSize(width: $0) }
-    let run =
-      decodeEverything || SamplingShortcuts.syntax(for: file).0 == nil
-      ? nil : plan.run(for: file, interval: interval)
-    if let run {
-      let second = try VideoFile(path: path)
-      var engines: [SampleEngine] = []
-      for (part, opened) in [file, second].enumerated() {
-        engines.append(
-          try SampleEngine(
-            file: opened, interval: interval, size: size, previewWidth: previewWidth,
-            decodeEverything: false, threads: 1,
-            share: SampleShare(run: run, part: part, parts: 2)))
-      }
-      let parallel = ParallelSampling(
-        engines: engines, run: run, window: run + ParallelPlan.slack(run: run))
-      if parallel.start() {
-        source = .parallel(parallel)
-        return
-      }
-    }
-    let engine = try SampleEngine(
-      file: run == nil ? file : try VideoFile(path: path), interval: interval, size: size,
-      previewWidth: previewWidth, decodeEverything: decodeEverything, threads: threads)
-    source = .sequential(engine)
   }
 
   /// The next sample, or nil when the video has no more.
   /// - Throws: `MediaError.corrupt` when the file holds no decodable frame at all.
   public func next() throws(MediaError) -> SampledFrame? {
-    if finished { return nil }
-    switch source {
-    case .sequential(let engine):
-      let sample = try engine.next()
-      if sample == nil { finished = true } else { delivered += 1 }
-      return sample
-    case .parallel(let parallel):
-      switch parallel.next() {
-      case .sample(let sample):
-        delivered += 1
-        return sample
-      case .end:
-        parallel.stop()
-        finished = true
+    guard let time = schedule.nextTime else { return nil }
+    var current: FrameStamp
+    if let stamp = candidateStamp {
+      current = stamp
+    } else {
+      guard let first = decoder.decode(into: candidate) else {
+        schedule.finish()
+        throw .corrupt(path: file.info.path, reason: "no decodable video frame")
+      }
+      // The first frame answers every sample before it.
+      adoptCandidate(first)
+      current = first
+    }
+    while true {
+      if shortcuts?.needsReplay == true { current = replayFromStart(upTo: current) }
+      shortcuts?.sampleTime = time
+      if upcomingStamp == nil, let shortcuts, lookedAheadFor != schedule.nextIndex {
+        lookedAheadFor = schedule.nextIndex
+        shortcuts.skipAhead(to: time)
+      }
+      guard let following = upcomingStamp ?? readAhead(after: current) else {
+        // End of stream: the last frame answers only while it is still on screen.
+        if time < file.clock.time(current.endTicks) { return try emitCandidate(at: time) }
+        schedule.finish()
         return nil
-      case .unclean:
-        parallel.stop()
-        try sampleSequentially()
-        return try next()
       }
+      // The candidate answers this sample as soon as the frame after it starts later.
+      if file.clock.time(following.ticks) > time { return try emitCandidate(at: time) }
+      // That frame does not start after the sample: it becomes the candidate.
+      swap(&candidate, &upcoming)
+      upcoming.unref()
+      upcomingStamp = nil
+      adoptCandidate(following)
+      current = following
     }
   }
 
-  /// Leaves the parallel decoders for one sequential engine that decodes again from the start
-  /// and passes over the samples already handed out: from here on everything (samples, damage
-  /// counts, `--verbose`) is what sampling with one decoder gives.
-  private func sampleSequentially() throws(MediaError) {
-    let engine = try SampleEngine(
-      file: try VideoFile(path: path), interval: interval, size: size,
-      previewWidth: previewWidth, decodeEverything: false, threads: threads)
-    leftParallel = true
-    source = .sequential(engine)
-    for _ in 0..<delivered {
-      guard try engine.next() != nil else {
-        finished = true
-        return
+  /// Decodes every frame again from the start up to the candidate, so that from here on the
+  /// decoder is where decoding every frame would have it (after damage, see
+  /// `SamplingShortcuts.needsReplay`). The candidate becomes the replayed frame with its start;
+  /// a frame read ahead is dropped and decoded again. Returns the candidate's stamp.
+  private func replayFromStart(upTo current: FrameStamp) -> FrameStamp {
+    shortcuts?.replayed()
+    upcoming.unref()
+    upcomingStamp = nil
+    guard decoder.rewind() else { return current }
+    while let stamp = decoder.decode(into: upcoming) {
+      if stamp.ticks < current.ticks { continue }
+      if stamp.ticks == current.ticks {
+        swap(&candidate, &upcoming)
+        upcoming.unref()
+        adoptCandidate(stamp)
+        return stamp
       }
+      upcomingStamp = stamp
+      return current
     }
+    return current
+  }
+
+  /// Decodes the frame after the candidate into `upcoming`; nil at the end of the stream.
+  /// Frames earlier than the candidate (broken timestamps going backwards) are passed over:
+  /// such a frame is never the latest one at or before a sample time.
+  private func readAhead(after current: FrameStamp) -> FrameStamp? {
+    while let stamp = decoder.decode(into: upcoming) {
+      if stamp.ticks < current.ticks { continue }
+      upcomingStamp = stamp
+      return stamp
+    }
+    return nil
+  }
+
+  /// Makes the frame now in `candidate` the one that answers samples.
+  private func adoptCandidate(_ stamp: FrameStamp) {
+    candidateStamp = stamp
+    shortcuts?.candidateTicks = stamp.ticks
+    candidateImage = nil
+    candidatePreview = nil
+  }
+
+  /// The candidate as the sample at `time` (converted once, however many samples show it).
+  private func emitCandidate(at time: ExactTime) throws(MediaError) -> SampledFrame {
+    let clock = file.clock
+    let image: RGBImage
+    if let cached = candidateImage {
+      image = cached
+    } else {
+      image = try scaler.uprightImage(from: candidate.pointer, size: outputSize, clock: clock)
+      candidateImage = image
+    }
+    if let previewSize, candidatePreview == nil {
+      candidatePreview = try previewScaler.uprightImage(
+        from: candidate.pointer, size: previewSize, clock: clock)
+    }
+    // Later samples it answers (a held frame) use the converted images: the decoder can have
+    // the picture back now (one 1080p picture less held while decoding on).
+    candidate.unref()
+    let sample = SampledFrame(
+      index: schedule.nextIndex, time: time.seconds,
+      presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,
+      preview: candidatePreview)
+    schedule.advance()
+    return sample
   }
 }
 
-/// When `FrameSampler` samples with two decoders at once, and how many samples make a run.
-enum ParallelPlan {
-  /// Chosen per file (`run(for:interval:)`'s rules).
-  case automatic
-  /// Never.
-  case never
-  /// Always when the shortcuts apply, with runs of this many samples.
-  case runs(Int)
-
-  /// Runs of samples at least this long, in seconds.
-  static let minimumRunSeconds = 8.0
-
-  /// Samples a worker may start beyond its run while the caller is behind.
-  static func slack(run: Int) -> Int { max(1, run / 2) }
-
-  /// The run length for sampling `file` every `interval` seconds, or nil for one decoder:
-  /// with one core; when the video is shorter than two runs; when a run would be shorter than
-  /// twice the longest key-frame distance in the container's index (the frames from a clean
-  /// start up to a run's first sample are decoded by both workers when the run boundary falls
-  /// inside that group of pictures).
-  func run(for file: VideoFile, interval: Double) -> Int? {
-    switch self {
-    case .never: return nil
-    case .runs(let run): return max(1, run)
-    case .automatic: break
-    }
-    guard let forced = getenv("LEAMOJI_PARALLEL") else { return nil }
-    if let run = Int(String(cString: forced)), run > 0 { return run }
-    guard StreamDecoder.threadsPerCore >= 2, let duration = file.info.duration else { return nil }
-    let keyDistance = file.longestKeyFrameDistance ?? Self.minimumRunSeconds / 2
-    let seconds = max(Self.minimumRunSeconds, 2 * keyDistance)
-    let run = max(1, Int((seconds / interval).rounded(.up)))
-    guard Double(2 * run) * interval < duration else { return nil }
-    return run
-  }
-}
 /// How a `FrameSampler` has decoded its video so far.
 public struct DecodingSummary: Sendable, Equatable {
   /// Packets of the video stream read from the file.
@@ -228,19 +221,12 @@ public struct DecodingSummary: Sendable, Equatable {
   public let restarts: Int
   /// Why every frame is being decoded, when the shortcuts were not (or no longer) used.
   public let fallbackReason: String?
-  /// Decoders sampling alternate runs at once (1: one decoder).
-  public var parallelDecoders = 1
-  /// Samples per run when `parallelDecoders` > 1.
-  public var runSamples = 0
 
   /// One line for `--verbose`.
   public var description: String {
     if let fallbackReason { return "decoded every frame (\(fallbackReason))" }
-    let parallel =
-      parallelDecoders > 1
-      ? "; \(parallelDecoders) decoders at once, alternate runs of \(runSamples) samples" : ""
     return
       "decoded \(framesDecoded) frames; skipped \(packetsSkipped) of \(packetsRead) packets"
-      + " (\(restarts) jumps to a key frame)" + parallel
+      + " (\(restarts) jumps to a key frame)"
   }
 }

@@ -5,17 +5,13 @@ struct SampleSchedule {
   let interval: SampleInterval
   /// The stream's length from its start; no sample at or after it.
   let end: ExactTime?
-  /// Which samples this schedule answers (nil: all of them).
-  let share: SampleShare?
   /// k of the next sample.
   private(set) var nextIndex = 0
   private var finished = false
 
-  init(interval: SampleInterval, end: ExactTime?, share: SampleShare? = nil) {
+  init(interval: SampleInterval, end: ExactTime?) {
     self.interval = interval
     self.end = end
-    self.share = share
-    if let share { nextIndex = share.first(atOrAfter: 0) }
   }
 
   /// t_k of the next sample; nil once the schedule has passed the end or was finished.
@@ -26,31 +22,11 @@ struct SampleSchedule {
     return time
   }
 
-  /// Moves on to the following sample (of this schedule's share).
-  mutating func advance() {
-    nextIndex = share?.first(atOrAfter: nextIndex + 1) ?? nextIndex + 1
-  }
+  /// Moves on to the following sample.
+  mutating func advance() { nextIndex += 1 }
 
   /// Ends the schedule early (the stream has no frame left for it).
   mutating func finish() { finished = true }
-}
-
-/// One of `parts` workers' share of the samples: runs of `run` consecutive samples, dealt out
-/// in turn (run r goes to worker r mod parts).
-struct SampleShare: Equatable {
-  let run: Int
-  let part: Int
-  let parts: Int
-
-  /// Which worker answers sample `index`.
-  static func owner(of index: Int, run: Int, parts: Int) -> Int { (index / run) % parts }
-
-  /// The first sample index at or after `index` in this share.
-  func first(atOrAfter index: Int) -> Int {
-    let runIndex = index / run
-    let offset = ((part - runIndex % parts) + parts) % parts
-    return offset == 0 ? index : (runIndex + offset) * run
-  }
 }
 
 /// The sampling interval as an exact fraction of a second (microsecond precision), so that

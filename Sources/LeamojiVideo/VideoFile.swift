@@ -180,31 +180,3 @@ public final class VideoFile {
     return "unknown"
   }
 }
-
-extension VideoFile {
-  /// The longest distance in seconds between two key frames (and from the last one to the
-  /// stream's end) in the container's index; nil when the index lists fewer than two key frames
-  /// (MPEG-TS has none, for instance). An estimate for planning only: nothing depends on it
-  /// being right.
-  var longestKeyFrameDistance: Double? {
-    let count = avformat_index_get_entries_count(stream)
-    var previous: Int64? = nil
-    var longest: Int64 = 0
-    var keys = 0
-    for index in 0..<count {
-      guard let entry = avformat_index_get_entry(stream, index),
-        entry.pointee.flags & AVINDEX_KEYFRAME != 0
-      else { continue }
-      let timestamp = entry.pointee.timestamp
-      if let previous { longest = max(longest, timestamp - previous) }
-      previous = timestamp
-      keys += 1
-    }
-    guard keys >= 2 else { return nil }
-    if let previous, let duration = clock.duration {
-      let last = duration.seconds - clock.seconds(clock.relativeTicks(previous))
-      return max(clock.seconds(longest), last)
-    }
-    return clock.seconds(longest)
-  }
-}
