@@ -26,6 +26,9 @@ final class StreamDecoder {
   private var sentSinceFlush = false
   /// Draining only to empty the decoder before decoding goes on at a clean start.
   private var restartAfterDrain = false
+  /// Jumps to a clean start go straight on without draining or emptying the decoder (see
+  /// `keepsDecodingAcrossJumps`).
+  private let keepsDecodingAcrossJumps: Bool
   /// The end of the file was reached and the decoder told to give out what it holds.
   private var draining = false
   private var finished = false
@@ -50,6 +53,7 @@ final class StreamDecoder {
   init(file: VideoFile, threads: Int32 = 0, syntax: PacketSyntax? = nil) throws(MediaError) {
     self.file = file
     queue = PacketQueue(file: file, syntax: syntax)
+    keepsDecodingAcrossJumps = syntax.map(Self.keepsDecodingAcrossJumps) ?? false
     let path = file.info.path
     guard let codec = CodecContext(codec: file.decoder) else {
       throw .noDecoder(path: path, codec: file.info.codecName)
@@ -132,12 +136,14 @@ final class StreamDecoder {
     return true
   }
 
-  /// Drops the `count` oldest queued packets and empties the decoder, so that decoding starts
-  /// afresh at the packet after them (which must be a clean start). The frames the decoder
-  /// held are dropped with it.
+  /// Drops the `count` oldest queued packets, so that decoding goes on afresh at the packet
+  /// after them (which must be a clean start). Where the decoder is emptied (see
+  /// `keepsDecodingAcrossJumps`), the frames it held are dropped with it; otherwise they still
+  /// come out, before the clean start's.
   func restart(dropping count: Int) {
     queue.drop(count)
     skippedPackets += count
+    if keepsDecodingAcrossJumps { return }
     if sentSinceFlush {
       avcodec_flush_buffers(codec.pointer)
       sentSinceFlush = false
@@ -189,9 +195,10 @@ final class StreamDecoder {
         continue
       case .jump(let dropping):
         // Everything this packet on up to a clean start is left out; what the decoder holds
-        // comes out first (drain), then it starts afresh.
+        // comes out first, then the clean start's frames.
         queue.drop(dropping)
         skippedPackets += 1 + dropping
+        if keepsDecodingAcrossJumps { continue }
         restartAfterDrain = true
         startDraining()
         return
@@ -233,6 +240,26 @@ final class StreamDecoder {
       // It cannot drain: the pictures it holds are lost, which is damage, and nothing follows.
       damaged()
       finished = true
+    }
+  }
+}
+
+extension StreamDecoder {
+  /// Whether decoding may go straight on at a clean start after packets were left out, with
+  /// no drain and no `avcodec_flush_buffers`: true for H.264 and for codecs whose key frames
+  /// reset every reference (VP8, VP9, intra-only). A clean start decodes the same whatever
+  /// came before it (that is what makes it one), and these decoders hand out every frame they
+  /// hold before the clean start's: an H.264 IDR picture ends the reordering of the pictures
+  /// before it (FFmpeg ignores `no_output_of_prior_pics_flag`), VP8/VP9 and intra-only codecs
+  /// do not reorder. Draining instead stops FFmpeg's frame threads at every jump (one waits
+  /// idle while the other finishes), and emptying restarts them from an empty pipeline: going
+  /// straight on measured 2-13 % faster on the 1080p 2 s GOP bench clip (29 jumps a minute).
+  /// HEVC drains and empties: an IDR picture with `no_output_of_prior_pics_flag` drops the
+  /// pictures still held (FFmpeg's HEVC decoder honours the flag).
+  static func keepsDecodingAcrossJumps(_ syntax: PacketSyntax) -> Bool {
+    switch syntax {
+    case .h264, .keyFrameResets: true
+    case .hevc: false
     }
   }
 }

@@ -83,4 +83,13 @@ struct PacketKindTests {
     #expect(Self.kind(.keyFrameResets, [1, 2, 3], key: true) == PacketKind(startsClean: true))
     #expect(Self.kind(.keyFrameResets, [1, 2, 3], key: false) == PacketKind())
   }
+
+  @Test("jumps go straight on for H.264 and key-frame codecs; HEVC drains first")
+  func jumpsWithoutDraining() {
+    #expect(StreamDecoder.keepsDecodingAcrossJumps(.h264(lengthSize: 4)))
+    #expect(StreamDecoder.keepsDecodingAcrossJumps(.h264(lengthSize: nil)))
+    #expect(StreamDecoder.keepsDecodingAcrossJumps(.keyFrameResets))
+    #expect(!StreamDecoder.keepsDecodingAcrossJumps(.hevc(lengthSize: 4)))
+    #expect(!StreamDecoder.keepsDecodingAcrossJumps(.hevc(lengthSize: nil)))
+  }
 }
