@@ -8,7 +8,7 @@ import Testing
 ///
 /// The look is "day for night", as films shoot night scenes in daylight: every frame much
 /// darker and tinted blue, on classic scenes (where lighting tells the mood). The shipped model
-/// gets about half of these frames wrong (model 1.2: 45 %; 1.1, which had learned that dark
+/// scores about 45 % on these frames (model 1.2; 1.1, which had learned that dark
 /// means scary, called most of them scary); fine-tuned on 20 frames per mood it reads the look.
 @Suite("train --init: teaching the shipped model a new look")
 struct FineTuneGoalTests {
