@@ -162,17 +162,13 @@ public enum LabelSources {
   ) throws(LeamojiError) {
     let names: [String]
     do {
-      names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+      names = try FolderListing.visibleFileNames(in: folder)
     } catch {
       throw LeamojiError("\(folder): cannot list the folder", kind: .noInput)
     }
     var count = 0
-    for name in names where !name.hasPrefix(".") {
+    for name in names {
       let path = (folder as NSString).appendingPathComponent(name)
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
-        !isFolder.boolValue
-      else { continue }
       guard let image = try? ImageFiles.decode(path: path, size: classifier.inputSize),
         let prediction = try? classifier.classify([image], threads: 1).first
       else {

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 
 /// A folder of labelled images laid out as Create ML expects: one subfolder per label
 /// (`Happy/`, `Neutral/`, `Scary/`), each holding that label's images. Labels are the folder
@@ -56,17 +57,11 @@ public struct LabelledFolder: Sendable {
     }
     var items: [Item] = []
     for (index, folder) in folders.enumerated() {
-      let files = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
-      var found = 0
-      for name in files.sorted() where !name.hasPrefix(".") {
-        let path = (folder.path as NSString).appendingPathComponent(name)
-        var sub: ObjCBool = false
-        if fm.fileExists(atPath: path, isDirectory: &sub), !sub.boolValue {
-          items.append(Item(path: path, label: index))
-          found += 1
-        }
+      let files = (try? FolderListing.visibleFileNames(in: folder.path)) ?? []
+      if files.isEmpty { throw .emptyLabel(path: folder.path) }
+      items += files.map {
+        Item(path: (folder.path as NSString).appendingPathComponent($0), label: index)
       }
-      if found == 0 { throw .emptyLabel(path: folder.path) }
     }
     self.root = root
     self.labels = folders.map(\.label)

@@ -87,8 +87,7 @@ struct Scenes: ParsableCommand {
       guard let photos else { return nil }
       let names: [String]
       do {
-        names = try FileManager.default.contentsOfDirectory(atPath: photos)
-          .filter { !$0.hasPrefix(".") }.sorted()
+        names = try FolderListing.visibleFileNames(in: photos)
       } catch {
         throw CommandFailure("\(photos): not a readable folder of photos", status: .noInput)
       }

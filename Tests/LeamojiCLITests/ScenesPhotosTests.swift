@@ -20,6 +20,10 @@ struct ScenesPhotosTests {
       try FileManager.default.copyItem(
         at: source.appendingPathComponent(file), to: photos.appendingPathComponent(name))
     }
+    // Not photos: a subfolder and a hidden file are left alone, as in training folders.
+    try FileManager.default.createDirectory(
+      at: photos.appendingPathComponent("originals"), withIntermediateDirectories: true)
+    try Data("thumbnail cache".utf8).write(to: photos.appendingPathComponent(".thumbs"))
     return photos
   }
 
