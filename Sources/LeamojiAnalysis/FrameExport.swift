@@ -38,9 +38,7 @@ public final class FrameExport {
   }
 
   /// How many samples the export expects (nil when the duration is unknown).
-  public var expectedCount: Int? {
-    sampler.info.duration.map { Int(($0 / interval).rounded(.up)) }
-  }
+  public var expectedCount: Int? { sampler.expectedSampleCount }
 
   /// Writes every sample into `folder` (made if missing). Existing frame files are an error
   /// unless `overwrite`; each file is written whole or not at all.

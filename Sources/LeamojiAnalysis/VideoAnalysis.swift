@@ -53,7 +53,7 @@ public struct VideoAnalysis: Sendable {
     } catch {
       throw LeamojiError(error)
     }
-    let expected = sampler.info.duration.map { Int(($0 / interval).rounded(.up)) }
+    let expected = sampler.expectedSampleCount
     var scores: [SecondScore] = []
     var picker = PosterPicker()
     var pending: [SampledFrame] = []

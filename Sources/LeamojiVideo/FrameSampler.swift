@@ -54,6 +54,10 @@ public final class FrameSampler {
   public let outputSize: PixelSize
   /// Size of every sample's `preview` (after rotation), if previews were asked for.
   public let previewSize: PixelSize?
+  /// How many samples the video holds by its stated length (t = 0, interval, … before the
+  /// end), for progress figures; nil when the length is unknown. A damaged or cut file may
+  /// give fewer.
+  public let expectedSampleCount: Int?
   /// Packets or pictures skipped as damaged so far.
   public var corruptPacketCount: Int { decoder.corruptPackets }
   /// Frames decoded so far.
@@ -87,6 +91,7 @@ public final class FrameSampler {
     let threads = decoderThreads.map { Int32(max(1, min(16, $0))) } ?? StreamDecoder.threadsPerCore
     decoder = try StreamDecoder(file: file, threads: threads, syntax: syntax)
     schedule = SampleSchedule(interval: SampleInterval(seconds: interval), end: file.clock.duration)
+    expectedSampleCount = file.info.duration.map { Int(($0 / interval).rounded(.up)) }
     notEligible = reason
     if syntax != nil {
       let shortcuts = SamplingShortcuts(

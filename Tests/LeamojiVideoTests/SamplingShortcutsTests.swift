@@ -70,6 +70,17 @@ struct SamplingShortcutsTests {
     #expect(all.decoding.packetsSkipped == 0)
   }
 
+  @Test(
+    "the expected sample count is the number of samples a clean file gives",
+    arguments: [0.5, 1, 2.5, 7])
+  func expectedSampleCount(interval: Double) throws {
+    let sampler = try FrameSampler(
+      path: try Fixture.h264Pyramid.video.path, interval: interval, size: Self.size)
+    var count = 0
+    while try sampler.next() != nil { count += 1 }
+    #expect(count > 0 && sampler.expectedSampleCount == count, "every \(interval) s")
+  }
+
   @Test("H.264 with B-frames and one long GOP: disposable frames are left out")
   func disposableFramesSkipped() throws {
     let path = try Fixture.bFrames.video.path
