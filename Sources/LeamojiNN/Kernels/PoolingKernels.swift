@@ -25,10 +25,8 @@ extension Kernels {
 
   /// Max pooling of every channel: `output[c, oy, ox]` = the window maximum.
   ///
-  /// 2x2 windows with stride 2 (the default network's) take eight outputs at a time: the
-  /// even and odd lanes of two 16-float rows are the four window taps, compared in the same
-  /// order and with the same `>` as `argmaxInWindow`, so the value (NaN included) is the
-  /// scalar path's.
+  /// 2x2 windows with stride 2 (the default network's) take eight outputs at a time
+  /// (`eightWindows`), so the value (NaN included) is the scalar path's.
   static func maxPool(
     _ g: Window, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
   ) {
@@ -44,15 +42,7 @@ extension Kernels {
           let top = plane + 2 * oy * g.width
           let bottom = top + g.width
           while ox + 8 <= ow {
-            let r0 = UnsafeRawPointer(top + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
-            let r1 = UnsafeRawPointer(bottom + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
-            var best = r0.evenHalf
-            let b = r0.oddHalf
-            best.replace(with: b, where: b .> best)
-            let c = r1.evenHalf
-            best.replace(with: c, where: c .> best)
-            let d = r1.oddHalf
-            best.replace(with: d, where: d .> best)
+            let best = eightWindows(top + 2 * ox, bottom + 2 * ox).best
             UnsafeMutableRawPointer(out + oy * ow + ox).storeBytes(of: best, as: SIMD8<Float>.self)
             ox += 8
           }
@@ -67,8 +57,8 @@ extension Kernels {
 
   /// Routes each output gradient to the (first) maximum of its window, adding into `gradInput`.
   ///
-  /// 2x2 windows with stride 2 take eight windows at a time: the four taps are compared in
-  /// `argmaxInWindow`'s order with its `>` (so ties and NaNs pick the same tap), each tap's
+  /// 2x2 windows with stride 2 take eight windows at a time: the four taps are compared as in
+  /// the forward pass (`eightWindows`: so ties and NaNs pick the same tap), each tap's
   /// gradient is the output gradient where it won and 0 elsewhere, and the taps are
   /// interleaved back into the two input rows (explicit lane lists, which compile to unpack
   /// shuffles) and added. The windows do not overlap, so every input element receives its
@@ -94,19 +84,9 @@ extension Kernels {
           let dTop = gIn + 2 * oy * g.width
           let dBottom = dTop + g.width
           while ox + 8 <= ow {
-            let r0 = UnsafeRawPointer(top + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
-            let r1 = UnsafeRawPointer(bottom + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
             let gradient = UnsafeRawPointer(gOut + oy * ow + ox).loadUnaligned(
               as: SIMD8<Float>.self)
-            let a = r0.evenHalf
-            let b = r0.oddHalf
-            let c = r1.evenHalf
-            let d = r1.oddHalf
-            let takeB = b .> a
-            var best = a.replacing(with: b, where: takeB)
-            let takeC = c .> best
-            best.replace(with: c, where: takeC)
-            let takeD = d .> best
+            let (_, takeB, takeC, takeD) = eightWindows(top + 2 * ox, bottom + 2 * ox)
             // The winner is the last tap that replaced the running best.
             let winD = takeD
             let winC = takeC .& .!takeD
@@ -128,6 +108,32 @@ extension Kernels {
         }
       }
     }
+  }
+
+  /// Eight 2x2 windows side by side, their rows starting at `top` and `bottom` (16 floats
+  /// each; a window's taps are an even and an odd lane of each row), compared in
+  /// `argmaxInWindow`'s order with its `>`: the maximum, and the lanes where tap b, c or d
+  /// replaced the running best. Forward and backward share it so that they pick the same tap.
+  @inline(__always)
+  private static func eightWindows(
+    _ top: UnsafePointer<Float>, _ bottom: UnsafePointer<Float>
+  ) -> (
+    best: SIMD8<Float>, takeB: SIMDMask<SIMD8<Int32>>, takeC: SIMDMask<SIMD8<Int32>>,
+    takeD: SIMDMask<SIMD8<Int32>>
+  ) {
+    let r0 = UnsafeRawPointer(top).loadUnaligned(as: SIMD16<Float>.self)
+    let r1 = UnsafeRawPointer(bottom).loadUnaligned(as: SIMD16<Float>.self)
+    var best = r0.evenHalf
+    let b = r0.oddHalf
+    let takeB = b .> best
+    best.replace(with: b, where: takeB)
+    let c = r1.evenHalf
+    let takeC = c .> best
+    best.replace(with: c, where: takeC)
+    let d = r1.oddHalf
+    let takeD = d .> best
+    best.replace(with: d, where: takeD)
+    return (best, takeB, takeC, takeD)
   }
 
   /// `p[0..<16] += (e[0], o[0], e[1], o[1], ..., e[7], o[7])`.
