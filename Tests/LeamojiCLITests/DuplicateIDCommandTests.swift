@@ -7,17 +7,17 @@ import Testing
 @Suite("Commands on a MovieData.json with a duplicated id")
 struct DuplicateIDCommandTests {
   /// Hand-written, out of order: two different "twin" entries (the first with the app's markers
-  /// object), the app's Alice entry, and "b".
-  static let file = """
-    [
-      {"id": "twin", "title": "Twin one", "rating": "PG", "markers": {"3": "Happy", "9": "Scary"}},
-      {"description": "Alice follows a white rabbit.", "id": "AliceInWonderland",
-       "markers": {"149": "Scary", "212": "Happy"}, "poster": "AliceInWonderland",
-       "title": "Alice in Wonderland"},
-      {"id": "twin", "title": "Twin two", "notes": [1, 2.5, null, {"k": true}]},
-      {"id": "b", "title": "Bee"}
-    ]
-    """
+  /// object), the app's Alice entry, and "b" (Fixtures/duplicate-ids.MovieData.json, shared with
+  /// the store's DuplicateIDTests).
+  static let file: String = {
+    let url = ShippedAssetsTests.repository.appendingPathComponent(
+      "Tests/LeamojiCLITests/Fixtures/duplicate-ids.MovieData.json")
+    do {
+      return try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      fatalError("\(url.path): \(error)")
+    }
+  }()
 
   /// The entries with `id`, read by JSONSerialization (independently of the product).
   static func entries(_ id: String, in data: Data) throws -> [NSDictionary] {

@@ -8,18 +8,18 @@ import Testing
 /// the id and the entries (docs/movie-data.md, "Duplicated ids").
 @Suite("Entries sharing an id: all kept, never guessed between")
 struct DuplicateIDTests {
-  /// Hand-written, out of order: two different "twin" entries, an app entry with its markers
-  /// object, and an entry leamoji could have written.
-  static let handWritten = """
-    [
-      {"id": "twin", "title": "Twin one", "rating": "PG", "markers": {"3": "Happy", "9": "Scary"}},
-      {"description": "Alice follows a white rabbit.", "id": "AliceInWonderland",
-       "markers": {"149": "Scary", "212": "Happy"}, "poster": "AliceInWonderland",
-       "title": "Alice in Wonderland"},
-      {"id": "twin", "title": "Twin two", "notes": [1, 2.5, null, {"k": true}]},
-      {"id": "b", "title": "Bee"}
-    ]
-    """
+  /// Hand-written, out of order: two different "twin" entries (the first with the app's
+  /// markers object), the app's Alice entry, and "b". Shared with the CLI's
+  /// DuplicateIDCommandTests.
+  static let handWritten: String = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../LeamojiCLITests/Fixtures/duplicate-ids.MovieData.json")
+    do {
+      return try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      fatalError("\(url.path): \(error)")
+    }
+  }()
 
   /// The entries of `text` as JSONSerialization reads them (independent of the product).
   static func objects(_ data: Data) throws -> [NSDictionary] {
