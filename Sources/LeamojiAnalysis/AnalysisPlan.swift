@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTimeline
@@ -63,7 +63,7 @@ public struct AnalysisPlan: Sendable {
   ) throws(LeamojiError) {
     self.classifier = model.classifier
     self.modelInfo = model.info
-    self.folder = (output as NSString).deletingLastPathComponent
+    self.folder = PathText.deletingLastComponent(output)
     self.store = MovieStore(path: output)
     self.options = options
     try Self.createFolder(folder, for: output)
@@ -137,7 +137,7 @@ public struct AnalysisPlan: Sendable {
   }
 
   private func write(_ bytes: [UInt8], name: String) throws(LeamojiError) {
-    let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    let path = folder.isEmpty ? name : PathText.appending(name, to: folder)
     do {
       try DurableFile(path).write(bytes)
     } catch {
@@ -149,9 +149,9 @@ public struct AnalysisPlan: Sendable {
   /// have somewhere to go.
   private static func createFolder(_ folder: String, for output: String) throws(LeamojiError) {
     guard !folder.isEmpty else { return }
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      if !isDirectory.boolValue {
+      if !isDirectory {
         throw LeamojiError(
           "\(output): cannot write (\(folder) is not a folder)", kind: .cannotWrite)
       }

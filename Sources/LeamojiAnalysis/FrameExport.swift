@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 import LeamojiVideo
 
@@ -54,7 +54,7 @@ public final class FrameExport {
     do {
       while let sample = try sampler.next() {
         let name = Self.fileName(for: sample.time, fractional: fractional)
-        let path = (folder as NSString).appendingPathComponent(name)
+        let path = PathText.appending(name, to: folder)
         let png = try ImageCodec.encodePNG(sample.image)
         do {
           try DurableFile(path).write(png, replacing: overwrite)
@@ -73,9 +73,9 @@ public final class FrameExport {
 
   /// `000042.png`, or `000042.500.png` when the interval has fractions of a second.
   public static func fileName(for time: Double, fractional: Bool) -> String {
-    if !fractional { return String(format: "%06d.png", Int(time.rounded())) }
+    if !fractional { return CFormat.string("%06ld.png", Int(time.rounded())) }
     let milliseconds = Int((time * 1000).rounded())
-    return String(format: "%06d.%03d.png", milliseconds / 1000, milliseconds % 1000)
+    return CFormat.string("%06ld.%03ld.png", milliseconds / 1000, milliseconds % 1000)
   }
 
   /// Whether `name` looks like a file this export writes.
@@ -86,16 +86,16 @@ public final class FrameExport {
   }
 
   private static func prepare(folder: String, overwrite: Bool) throws(LeamojiError) {
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else {
+      guard isDirectory else {
         throw LeamojiError("\(folder): exists and is not a folder", kind: .cannotWrite)
       }
       if !overwrite,
         let existing = try? FileManager.default.contentsOfDirectory(atPath: folder)
           .sorted().first(where: isFrameFileName)
       {
-        let path = (folder as NSString).appendingPathComponent(existing)
+        let path = PathText.appending(existing, to: folder)
         throw LeamojiError(
           "\(path): already exists; use another --out folder or --overwrite", kind: .cannotWrite)
       }
@@ -104,7 +104,7 @@ public final class FrameExport {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       } catch {
         throw LeamojiError(
-          "\(folder): cannot create the folder (\(error.localizedDescription))", kind: .cannotWrite)
+          "\(folder): cannot create the folder (\(ErrorText.describe(error)))", kind: .cannotWrite)
       }
     }
   }

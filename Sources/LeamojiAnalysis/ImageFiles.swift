@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiVideo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Still images in and out, for the commands that read or write pictures (classify, train,
 /// evaluate, scenes) without touching the video module themselves.
@@ -58,7 +62,7 @@ public enum LeamojiProcess {
   /// for, prints why on stderr and exits with status 69 before any network code can crash.
   public static func prepare() {
     if let problem = CPURequirement.problem() {
-      FileHandle.standardError.write(Data("leamoji: \(problem)\n".utf8))
+      _ = FileDescriptor.writeAll(Array("leamoji: \(problem)\n".utf8), to: 2)
       exit(69)
     }
     signal(SIGXFSZ, SIG_IGN)

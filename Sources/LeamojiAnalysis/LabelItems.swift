@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTimeline
@@ -38,10 +38,10 @@ public struct LabelItem: Sendable {
     switch origin {
     case .video(let path, let time):
       let seconds = Int(time)
-      let clock = String(format: "%d:%02d", seconds / 60, seconds % 60)
-      return "\((path as NSString).lastPathComponent) at \(clock)"
+      let clock = CFormat.string("%ld:%02ld", seconds / 60, seconds % 60)
+      return "\(PathText.lastComponent(path)) at \(clock)"
     case .image(let path):
-      return (path as NSString).lastPathComponent
+      return PathText.lastComponent(path)
     }
   }
 }
@@ -88,7 +88,7 @@ public enum LabelSources {
   public static func frameName(videoID: String, time: Double) -> String {
     let milliseconds = Int((time * 1000).rounded())
     if milliseconds % 1000 == 0 { return "\(videoID)-\(milliseconds / 1000)" }
-    var fraction = String(format: "%03d", milliseconds % 1000)
+    var fraction = CFormat.string("%03ld", milliseconds % 1000)
     while fraction.hasSuffix("0") { fraction.removeLast() }
     return "\(videoID)-\(milliseconds / 1000).\(fraction)"
   }
@@ -103,11 +103,11 @@ public enum LabelSources {
     var result = Result(items: [], unreadableImages: [])
     var taken: Set<String> = []
     for source in sources {
-      var isFolder: ObjCBool = false
+      var isFolder = false
       guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
         throw LeamojiError("\(source): no such file or folder", kind: .noInput)
       }
-      if isFolder.boolValue {
+      if isFolder {
         try readFolder(source, classifier: classifier, into: &result, taken: &taken) {
           progress(source, $0)
         }
@@ -124,7 +124,7 @@ public enum LabelSources {
     _ path: String, interval: Double, classifier: Classifier, into result: inout Result,
     progress: (Int) -> Void
   ) throws(LeamojiError) {
-    let id = MovieID.slug(fromFileName: (path as NSString).lastPathComponent)
+    let id = MovieID.slug(fromFileName: PathText.lastComponent(path))
     do {
       let sampler = try FrameSampler(path: path, interval: interval, size: classifier.inputSize)
       var batch: [SampledFrame] = []
@@ -168,14 +168,14 @@ public enum LabelSources {
     }
     var count = 0
     for name in names {
-      let path = (folder as NSString).appendingPathComponent(name)
+      let path = PathText.appending(name, to: folder)
       guard let image = try? ImageFiles.decode(path: path, size: classifier.inputSize),
         let prediction = try? classifier.classify([image], threads: 1).first
       else {
         result.unreadableImages.append(path)
         continue
       }
-      var stem = (name as NSString).deletingPathExtension
+      var stem = PathText.deletingExtension(name)
       if stem.isEmpty { stem = name }
       var unique = stem
       var n = 2

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// The record of every decision `leamoji label` made into a folder, kept in the folder as
@@ -109,7 +109,7 @@ public struct LabelJournal: Equatable, Sendable {
 
   /// The journal's path in `folder`.
   public static func path(in folder: String) -> String {
-    (folder as NSString).appendingPathComponent(fileName)
+    PathText.appending(fileName, to: folder)
   }
 
   /// What is wrong with a decision read from a file (a path that leaves the folder, a label

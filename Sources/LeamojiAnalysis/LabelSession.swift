@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `label`'s decisions without the terminal: which frame is current, filing a frame as PNG under
 /// its label (in the training folder or the sibling test folder), skipping, undoing, and the
@@ -38,10 +42,10 @@ public final class LabelSession {
   /// `<name>-test` beside it.
   public static func testFolder(for folder: String) -> String {
     let trimmed = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
-    let name = (trimmed as NSString).lastPathComponent
-    let parent = (trimmed as NSString).deletingLastPathComponent
+    let name = PathText.lastComponent(trimmed)
+    let parent = PathText.deletingLastComponent(trimmed)
     let sibling = name == "train" ? "test" : name + "-test"
-    return parent.isEmpty ? sibling : (parent as NSString).appendingPathComponent(sibling)
+    return parent.isEmpty ? sibling : PathText.appending(sibling, to: parent)
   }
 
   /// A session over `items` (already in display order) filing into `folder`.
@@ -66,7 +70,7 @@ public final class LabelSession {
     let kept = journal.decisions.filter { decision in
       guard let file = decision.file else { return true }
       let root = decision.test ? tests : folder
-      return FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(file))
+      return FileManager.default.fileExists(atPath: PathText.appending(file, to: root))
     }
     if kept.count != journal.decisions.count {
       journal.decisions = kept
@@ -99,7 +103,7 @@ public final class LabelSession {
     let existing = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
     if let match = existing.sorted().first(where: {
       $0.lowercased() == label.lowercased()
-        && Self.isFolder((root as NSString).appendingPathComponent($0))
+        && Self.isFolder(PathText.appending($0, to: root))
     }) {
       return match
     }
@@ -186,8 +190,8 @@ public final class LabelSession {
         guard let picture else {
           throw LeamojiError("\(file): no picture to write", kind: .unexpected)
         }
-        let path = (pending.root as NSString).appendingPathComponent(file)
-        try Self.makeFolder((path as NSString).deletingLastPathComponent)
+        let path = PathText.appending(file, to: pending.root)
+        try Self.makeFolder(PathText.deletingLastComponent(path))
         let bytes = try encode(picture)
         do {
           try DurableFile(path).write(bytes)
@@ -214,17 +218,17 @@ public final class LabelSession {
     guard let last = journal.decisions.last else { return .nothingToUndo }
     if let file = last.file {
       let root = last.test ? testFolder : folder
-      let path = (root as NSString).appendingPathComponent(file)
+      let path = PathText.appending(file, to: root)
       if FileManager.default.fileExists(atPath: path) {
         do {
           try FileManager.default.removeItem(atPath: path)
         } catch {
           throw LeamojiError(
-            "\(path): cannot remove (\(error.localizedDescription))", kind: .cannotWrite)
+            "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
         }
       }
       // An empty label folder would stop `train` ("no images"): remove it when it is empty.
-      _ = rmdir((path as NSString).deletingLastPathComponent)
+      _ = rmdir(PathText.deletingLastComponent(path))
     }
     var journal = self.journal
     journal.decisions.removeLast()
@@ -245,15 +249,15 @@ public final class LabelSession {
   }
 
   private static func isFolder(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
+    var isFolder = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      && isFolder.boolValue
+      && isFolder
   }
 
   private static func makeFolder(_ path: String) throws(LeamojiError) {
-    var isFolder: ObjCBool = false
+    var isFolder = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-      guard isFolder.boolValue else {
+      guard isFolder else {
         throw LeamojiError("\(path): exists and is not a folder", kind: .cannotWrite)
       }
       return
@@ -262,7 +266,7 @@ public final class LabelSession {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
       throw LeamojiError(
-        "\(path): cannot create the folder (\(error.localizedDescription))", kind: .cannotWrite)
+        "\(path): cannot create the folder (\(ErrorText.describe(error)))", kind: .cannotWrite)
     }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTerminal
@@ -152,7 +152,7 @@ public final class ReviewLoop {
     let scene = session.currentScene
     let marker = session.currentMarker
     let place =
-      "\((session.video as NSString).lastPathComponent) at \(Self.clock(Double(session.second)))"
+      "\(PathText.lastComponent(session.video)) at \(Self.clock(Double(session.second)))"
     let heading =
       "second \(session.second + 1) of \(session.seconds) · scene \(scene + 1) of "
       + "\(session.movie.markers.count) (\(Self.clock(marker.second))–"
@@ -171,6 +171,6 @@ public final class ReviewLoop {
   /// `m:ss` for a time in seconds.
   static func clock(_ seconds: Double) -> String {
     let whole = Int(seconds.rounded(.down))
-    return String(format: "%d:%02d", whole / 60, whole % 60)
+    return CFormat.string("%ld:%02ld", whole / 60, whole % 60)
   }
 }

@@ -1,7 +1,11 @@
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTimeline
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `review`'s corrections without the terminal: an analysed video's timeline second by second,
 /// moving between seconds and scenes, setting a label from the current second to the end of its
@@ -234,13 +238,13 @@ public final class ReviewSession {
 
   /// Rewrites `<id>.vtt` / `<id>.srt` beside the timeline file when they are there.
   private func writeSubtitles() throws(LeamojiError) {
-    let base = (DurableFile.followingLinks(store.path) as NSString).deletingLastPathComponent
+    let base = PathText.deletingLastComponent(DurableFile.followingLinks(store.path))
     for (ext, text) in [
       ("vtt", Subtitles.webVTT(markers: movie.markers, duration: movie.duration)),
       ("srt", Subtitles.srt(markers: movie.markers, duration: movie.duration)),
     ] {
       let name = "\(id).\(ext)"
-      let path = base.isEmpty ? name : (base as NSString).appendingPathComponent(name)
+      let path = base.isEmpty ? name : PathText.appending(name, to: base)
       guard FileManager.default.fileExists(atPath: path) else { continue }
       do {
         try DurableFile(path).write(Array(text.utf8))
@@ -267,10 +271,10 @@ public final class ReviewSession {
       if let earlier = journal.decisions.first(where: { $0.item == name }) {
         try unfile([earlier], in: folder, journal: &journal)
       }
-      let path = (folder as NSString).appendingPathComponent(file)
+      let path = PathText.appending(file, to: folder)
       do {
         try FileManager.default.createDirectory(
-          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+          atPath: PathText.deletingLastComponent(path), withIntermediateDirectories: true)
         try DurableFile(path).write(try encode(try frame(time)))
       } catch let error as LeamojiError {
         throw error
@@ -278,7 +282,7 @@ public final class ReviewSession {
         throw LeamojiError(error)
       } catch {
         throw LeamojiError(
-          "\(path): cannot write (\(error.localizedDescription))", kind: .cannotWrite)
+          "\(path): cannot write (\(ErrorText.describe(error)))", kind: .cannotWrite)
       }
       let decision = LabelJournal.Decision(
         item: name, label: edit.label, file: file, test: false, guess: old?.label,
@@ -305,16 +309,16 @@ public final class ReviewSession {
     for decision in decisions {
       if let file = decision.file {
         let root = decision.test ? LabelSession.testFolder(for: folder) : folder
-        let path = (root as NSString).appendingPathComponent(file)
+        let path = PathText.appending(file, to: root)
         if FileManager.default.fileExists(atPath: path) {
           do {
             try FileManager.default.removeItem(atPath: path)
           } catch {
             throw LeamojiError(
-              "\(path): cannot remove (\(error.localizedDescription))", kind: .cannotWrite)
+              "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
           }
         }
-        _ = rmdir((path as NSString).deletingLastPathComponent)
+        _ = rmdir(PathText.deletingLastComponent(path))
       }
       journal.decisions.removeAll { $0.item == decision.item }
     }

@@ -25,7 +25,7 @@ public struct Augmentation: OptionSet, Sendable, CustomStringConvertible {
   public init?(parsing text: String) {
     var result: Augmentation = []
     for part in text.split(separator: ",").map({
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
+      $0.trimmingWhitespace.lowercased()
     }) {
       if part == "none" || part.isEmpty { continue }
       guard let match = Augmentation.names.first(where: { $0.0 == part }) else { return nil }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// Decodes an image file to RGB at a given size. The classifier receives this as a function so

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// A folder of labelled images laid out as Create ML expects: one subfolder per label
@@ -25,22 +25,22 @@ public struct LabelledFolder: Sendable {
   /// - Throws: `DatasetError` naming the folder.
   public init(scanning root: String, minimumLabels: Int = 2) throws(DatasetError) {
     let fm = FileManager.default
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     guard fm.fileExists(atPath: root, isDirectory: &isDirectory) else {
       throw .notFound(path: root)
     }
-    guard isDirectory.boolValue else { throw .notAFolder(path: root) }
+    guard isDirectory else { throw .notAFolder(path: root) }
     let entries: [String]
     do {
       entries = try fm.contentsOfDirectory(atPath: root)
     } catch {
-      throw .unreadable(path: root, reason: error.localizedDescription)
+      throw .unreadable(path: root, reason: ErrorText.describe(error))
     }
     var folders: [(label: String, path: String)] = []
     for name in entries.sorted() where !name.hasPrefix(".") {
-      let path = (root as NSString).appendingPathComponent(name)
-      var sub: ObjCBool = false
-      if fm.fileExists(atPath: path, isDirectory: &sub), sub.boolValue {
+      let path = PathText.appending(name, to: root)
+      var sub = false
+      if fm.fileExists(atPath: path, isDirectory: &sub), sub {
         folders.append((name.lowercased(), path))
       }
     }
@@ -60,7 +60,7 @@ public struct LabelledFolder: Sendable {
       let files = (try? FolderListing.visibleFileNames(in: folder.path)) ?? []
       if files.isEmpty { throw .emptyLabel(path: folder.path) }
       items += files.map {
-        Item(path: (folder.path as NSString).appendingPathComponent($0), label: index)
+        Item(path: PathText.appending($0, to: folder.path), label: index)
       }
     }
     self.root = root

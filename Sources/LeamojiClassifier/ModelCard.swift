@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 import LeamojiNN
 
@@ -178,10 +178,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
 
   /// `date` as the card writes it: ISO 8601 UTC to the second, e.g. `2026-11-23T17:00:00Z`.
   public static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
+    Date.ISO8601FormatStyle(timeZone: .gmt).format(date)
   }
 
   /// A date given as `2026-11-23`, `2026-11-23T17:00:00Z` (any ISO 8601 offset) or as seconds
@@ -191,13 +188,8 @@ public struct ModelCard: Codable, Equatable, Sendable {
       return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
     if let date = utcSecond(text) { return date }
-    let full = ISO8601DateFormatter()
-    full.formatOptions = [.withInternetDateTime]
-    if let date = full.date(from: text) { return date }
-    let day = ISO8601DateFormatter()
-    day.timeZone = TimeZone(identifier: "UTC")
-    day.formatOptions = [.withFullDate]
-    return day.date(from: text)
+    if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+    return try? Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().parse(text)
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` with a real day and time (what `timestamp` writes, so what every

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The instruction-set extensions the network kernels were compiled for, checked before any
 /// network code runs so that a CPU without them gets one clear line instead of SIGILL.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +50,7 @@ public struct DurableFile: Sendable {
   public var folder: String { Self.folder(of: path) }
 
   /// The file's name without its folder.
-  public var name: String { (path as NSString).lastPathComponent }
+  public var name: String { PathText.lastComponent(path) }
 
   /// The lock file `lock()` uses: `.<name>.lock` beside the file.
   public var lockPath: String { sibling("." + name + ".lock") }
@@ -204,12 +204,12 @@ public struct DurableFile: Sendable {
 
   /// The folder part of a path ("." for a bare file name).
   static func folder(of path: String) -> String {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.deletingLastComponent(path)
     return folder.isEmpty ? "." : folder
   }
 
   private func sibling(_ name: String) -> String {
-    let parent = (path as NSString).deletingLastPathComponent
-    return parent.isEmpty ? name : (parent as NSString).appendingPathComponent(name)
+    let parent = PathText.deletingLastComponent(path)
+    return parent.isEmpty ? name : PathText.appending(name, to: parent)
   }
 }

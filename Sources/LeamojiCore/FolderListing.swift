@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The files a folder offers as inputs (images to label, training images, photos): its regular
 /// files, not its subfolders or hidden entries (names starting with "."), in name order so that
@@ -11,9 +11,9 @@ public enum FolderListing {
     let fm = FileManager.default
     return try fm.contentsOfDirectory(atPath: folder).sorted().filter { name in
       guard !name.hasPrefix(".") else { return false }
-      var isFolder: ObjCBool = false
-      let path = (folder as NSString).appendingPathComponent(name)
-      return fm.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+      var isFolder = false
+      let path = PathText.appending(name, to: folder)
+      return fm.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder
     }
   }
 }

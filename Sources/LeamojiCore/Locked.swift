@@ -1,9 +1,9 @@
-import Foundation
+import FoundationEssentials
 
 /// A value shared between threads, reached only through `withValue` under a lock: the one
 /// small synchronisation tool for parallel loops (job counters, result slots, failure lists).
 public final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var value: Value
 
   public init(_ value: Value) { self.value = value }

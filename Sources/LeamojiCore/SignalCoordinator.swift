@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -77,9 +77,7 @@ public enum SignalCoordinator {
       _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
       pipeWrite = ends[1]
       let readEnd = ends[0]
-      let watcher = Thread { watch(readEnd) }
-      watcher.name = "leamoji signals"
-      watcher.start()
+      DetachedThread.start { watch(readEnd) }
       var unblocked = sigset_t()
       sigemptyset(&unblocked)
       for signal in terminationSignals { sigaddset(&unblocked, signal) }
@@ -153,7 +151,7 @@ final class SignalParticipants: @unchecked Sendable {
     let action: @Sendable (Int32) -> Void
   }
 
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var entries: [Entry] = []
   private var nextID: UInt64 = 0
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -18,7 +18,7 @@ final class TemporaryFiles: @unchecked Sendable {
   /// The list of this process; `DurableFile` uses it.
   static let shared = TemporaryFiles()
 
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var listed: Set<String> = []
 
   /// `.leamoji-`: what every temporary name has between the target's name and the pid.
@@ -41,7 +41,7 @@ final class TemporaryFiles: @unchecked Sendable {
   /// hexadecimal digits, `.tmp`.
   static func isTemporaryName(_ name: String) -> Bool {
     guard name.hasPrefix("."), name.hasSuffix(".tmp"),
-      let range = name.range(of: marker, options: .backwards), range.lowerBound > name.startIndex
+      let range = name.ranges(of: marker).last, range.lowerBound > name.startIndex
     else { return false }
     let numbers = name[range.upperBound..<name.index(name.endIndex, offsetBy: -4)]
     let parts = numbers.split(separator: "-", omittingEmptySubsequences: false)
@@ -57,9 +57,9 @@ final class TemporaryFiles: @unchecked Sendable {
   /// - Returns: the descriptor and the temporary file's path.
   /// - Throws: the `errno` of the failure.
   func create(for target: String) throws(SystemError) -> (descriptor: Int32, path: String) {
-    let parent = (target as NSString).deletingLastPathComponent
+    let parent = PathText.deletingLastComponent(target)
     let prefix = parent.isEmpty ? "" : parent == "/" ? "/" : parent + "/"
-    let name = (target as NSString).lastPathComponent
+    let name = PathText.lastComponent(target)
     for _ in 0..<16 {
       let temporary = prefix + Self.name(for: name)
       let descriptor = open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)

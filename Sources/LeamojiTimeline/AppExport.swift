@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// `export --format ios`: a catalogue in exactly the original iOS app's schema, so the app's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// Why `MovieStore.merge(fragments:)` stopped; the store is then left as it was.
@@ -139,8 +139,8 @@ extension MovieStore {
     for (fragment, name) in companions {
       let sourceFolder = Self.canonicalFolder(of: fragment)
       guard sourceFolder != storeFolder else { continue }
-      let source = DurableFile((sourceFolder as NSString).appendingPathComponent(name))
-      let target = (storeFolder as NSString).appendingPathComponent(name)
+      let source = DurableFile(PathText.appending(name, to: sourceFolder))
+      let target = PathText.appending(name, to: storeFolder)
       do {
         guard let bytes = try source.readIfPresent() else { continue }
         try DurableFile(target).write(bytes)
@@ -155,7 +155,7 @@ extension MovieStore {
 
   /// The real path of the folder `file` is in.
   private static func canonicalFolder(of file: String) -> String {
-    let folder = (file as NSString).deletingLastPathComponent
+    let folder = PathText.deletingLastComponent(file)
     return URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL
       .resolvingSymlinksInPath().path
   }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// Reading and writing the `MovieData.json` document (docs/movie-data.md).

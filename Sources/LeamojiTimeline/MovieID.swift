@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LeamojiCore
 
 /// Movie ids: the key of an entry in `MovieData.json` and the base name of its poster, so they
 /// must be safe in file names and URLs on every system.
@@ -19,18 +20,23 @@ public enum MovieID {
 
   /// `"Ça Fait Peur!.mp4"` → `"ca-fait-peur"`, `"/films/My.Movie.v2.mkv"` → `"my-movie-v2"`.
   public static func slug(fromFileName fileName: String) -> String {
-    let name = (fileName as NSString).lastPathComponent
+    let name = PathText.lastComponent(fileName)
     let stem =
       name.hasPrefix(".") && !name.dropFirst().contains(".")
-      ? name : (name as NSString).deletingPathExtension
+      ? name : PathText.deletingExtension(name)
     return slug(stem)
   }
 
   /// The slug of an arbitrary text (no extension is removed).
   public static func slug(_ text: String) -> String {
+    slug(decomposed: SlugDecompositions.decomposed(text))
+  }
+
+  /// The slug of `text` given as its compatibility decomposition (NFKD) scalars.
+  static func slug(decomposed scalars: [Unicode.Scalar]) -> String {
     var result = ""
     var pendingSeparator = false
-    for scalar in text.decomposedStringWithCompatibilityMapping.unicodeScalars {
+    for scalar in scalars {
       if let folded = asciiFold(scalar) {
         if pendingSeparator && !result.isEmpty { result.append("-") }
         pendingSeparator = false
@@ -77,9 +83,9 @@ public enum MovieID {
   /// `video` itself, the file name without its extension as written (the original app's ids,
   /// e.g. `AliceInWonderland`), and its slug (leamoji's own ids).
   public static func candidates(forVideo video: String) -> [String] {
-    let name = (video as NSString).lastPathComponent
+    let name = PathText.lastComponent(video)
     var result = [video]
-    for candidate in [(name as NSString).deletingPathExtension, slug(fromFileName: name)]
+    for candidate in [PathText.deletingExtension(name), slug(fromFileName: name)]
     where !result.contains(candidate) {
       result.append(candidate)
     }

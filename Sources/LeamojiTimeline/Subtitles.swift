@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The emoji timeline as subtitles (`analyze --vtt` / `--srt`), so that any ordinary player
 /// shows the cues without leamoji.
@@ -119,8 +119,8 @@ public enum Subtitles {
   }
 
   private static func escapeVTT(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;")
-      .replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
+    text.replacing("&", with: "&amp;")
+      .replacing("<", with: "&lt;")
+      .replacing(">", with: "&gt;")
   }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -117,7 +117,7 @@ struct Analyze: ParsableCommand {
       throw CommandFailure(error)
     }
 
-    let names = videos.map { ($0 as NSString).lastPathComponent }
+    let names = videos.map { PathText.lastComponent($0) }
     let ids = id.map { [$0] } ?? MovieID.ids(forFileNames: names)
     for (index, id) in ids.enumerated()
     where self.id == nil && id != MovieID.slug(fromFileName: names[index]) {
@@ -207,10 +207,10 @@ struct Analyze: ParsableCommand {
 /// "30 s", "2.5 s", "1 min 5 s".
 func secondsText(_ seconds: Double) -> String {
   // Hand-written files may hold any number; Int() of a huge one would trap.
-  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g s", seconds) }
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return CFormat.string("%g s", seconds) }
   if seconds >= 60 {
     let whole = Int(seconds.rounded())
     return "\(whole / 60) min \(whole % 60) s"
   }
-  return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+  return seconds == seconds.rounded() ? "\(Int(seconds)) s" : CFormat.string("%.1f s", seconds)
 }

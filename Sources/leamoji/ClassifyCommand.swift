@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -60,7 +60,7 @@ struct Classify: ParsableCommand {
         Console.printJSON(jsonText(line))
       } else {
         let details = zip(names, prediction.probabilities)
-          .map { "\($0) \(String(format: "%.3f", $1))" }.joined(separator: ", ")
+          .map { "\($0) \(CFormat.string("%.3f", $1))" }.joined(separator: ", ")
         Console.print("\(path): \(label.emoji) \(label.name) (\(details))")
       }
     }

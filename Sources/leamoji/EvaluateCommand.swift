@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
 
@@ -84,11 +84,11 @@ struct Evaluate: ParsableCommand {
     if verbose {
       for outcome in outcomes {
         let mark = outcome.isCorrect ? "ok   " : "WRONG"
+        let predicted = outcome.prediction.label
+        let confidence = CFormat.string("%.3f", Double(outcome.prediction.confidence))
         Console.print(
-          String(
-            format: "%@  predicted %@ %-8@ true %-8@ p=%.3f  %@", mark,
-            outcome.prediction.label.emoji, outcome.prediction.label.name, names[outcome.truth],
-            outcome.prediction.confidence, outcome.path))
+          "\(mark)  predicted \(predicted.emoji) \(predicted.name.padded(toWidth: 8))"
+            + " true \(names[outcome.truth].padded(toWidth: 8)) p=\(confidence)  \(outcome.path)")
       }
     }
     Console.print("Accuracy \(percent(matrix.accuracy)) on \(matrix.total) images")

@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 import LeamojiTimeline
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `leamoji export --format ios`: the catalogue in the original iOS app's own schema.
 struct Export: ParsableCommand {
@@ -77,7 +81,7 @@ struct Export: ParsableCommand {
 
 /// Makes the folder `file` goes in when it does not exist yet (as `analyze --output` does).
 func createFolder(of file: String) throws {
-  let folder = (file as NSString).deletingLastPathComponent
+  let folder = PathText.deletingLastComponent(file)
   guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
   do {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

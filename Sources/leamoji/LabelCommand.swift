@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `leamoji label`: sort frames into training folders with one key press each.
 struct LabelFrames: ParsableCommand {
@@ -130,7 +134,7 @@ struct LabelFrames: ParsableCommand {
       throw CommandFailure(error)
     } catch {
       throw CommandFailure(
-        "\(into): cannot create the folder (\(error.localizedDescription))",
+        "\(into): cannot create the folder (\(ErrorText.describe(error)))",
         status: .cannotWrite)
     }
   }

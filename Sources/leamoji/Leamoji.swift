@@ -1,7 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @main
 struct Leamoji: ParsableCommand {
@@ -45,7 +49,7 @@ struct Leamoji: ParsableCommand {
       try command.run()
     } catch let failure as CommandFailure {
       Console.error(failure.message)
-      Foundation.exit(failure.status.rawValue)
+      Glibc.exit(failure.status.rawValue)
     } catch {
       // ArgumentParser's errors quote the arguments, and a file name from a glob may hold escape
       // sequences: errors go to stderr made safe line by line; help and --version go out as is.
@@ -53,7 +57,7 @@ struct Leamoji: ParsableCommand {
       let message = fullMessage(for: error)
       if code == .success || message.isEmpty { exit(withError: error) }
       Console.writeStderr(Console.safeLines(message) + "\n")
-      Foundation.exit(code.rawValue)
+      Glibc.exit(code.rawValue)
     }
   }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiTimeline
 
 /// `leamoji merge`: per-film fragments (from several machines) into one MovieData.json.

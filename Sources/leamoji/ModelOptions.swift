@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -41,4 +41,4 @@ func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
 }
 
 /// A percentage with one decimal: `93.3%`.
-func percent(_ fraction: Double) -> String { String(format: "%.1f%%", fraction * 100) }
+func percent(_ fraction: Double) -> String { CFormat.string("%.1f%%", fraction * 100) }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -88,7 +88,7 @@ struct Play: ParsableCommand {
       }
       return movie
     }
-    let id = MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+    let id = MovieID.slug(fromFileName: PathText.lastComponent(video))
     Console.writeStderr(
       "\(Console.safe(video)) is not in \(Console.safe(data)) yet: analysing it first\n")
     let model = try modelOptions.load()

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LeamojiCore
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (at most ten times
 /// a second). Safe to update from worker threads.
@@ -8,7 +9,7 @@ final class ProgressBar: @unchecked Sendable {
   private let enabled: Bool
   private let started = Date()
   private var lastDraw = Date.distantPast
-  private let lock = NSLock()
+  private let lock = ThreadLock()
 
   init(label: String, total: Int?, enabled: Bool = Console.stderrIsTerminal) {
     self.label = Console.safe(label)
@@ -39,7 +40,7 @@ final class ProgressBar: @unchecked Sendable {
     } else {
       line += "\(done)"
     }
-    line += String(format: "  %.1f/s", rate)
+    line += CFormat.string("  %.1f/s", rate)
     Console.writeStderr(line)
   }
 
@@ -52,7 +53,7 @@ final class ProgressBar: @unchecked Sendable {
 
 /// One status line for all running jobs: `id [####----] 12/30 s  id 5 s`.
 final class BatchProgress: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private let enabled: Bool
   private var jobs: [(id: String, done: Int, total: Int?)] = []
   private var lastDraw = Date.distantPast

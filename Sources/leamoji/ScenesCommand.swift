@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
 import LeamojiScenes
@@ -93,7 +93,7 @@ struct Scenes: ParsableCommand {
       }
       var images: [RGBImage] = []
       for name in names {
-        let path = (photos as NSString).appendingPathComponent(name)
+        let path = PathText.appending(name, to: photos)
         do {
           images.append(try ImageFiles.decode(path: path, size: nil))
         } catch {
@@ -112,14 +112,14 @@ struct Scenes: ParsableCommand {
       for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)]
       where perClass > 0 {
         let items = datasetItems(perClass: perClass, split: split, seed: seed)
-        let root = (out as NSString).appendingPathComponent(split.folderName)
+        let root = PathText.appending(split.folderName, to: out)
         for folder in Set(items.map(\.folderName)) {
-          let path = (root as NSString).appendingPathComponent(folder)
+          let path = PathText.appending(folder, to: root)
           do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
           } catch {
             throw CommandFailure(
-              "\(path): cannot create the folder (\(error.localizedDescription))",
+              "\(path): cannot create the folder (\(ErrorText.describe(error)))",
               status: .cannotWrite)
           }
         }
@@ -149,8 +149,7 @@ struct Scenes: ParsableCommand {
         let failure = Locked<String?>(nil)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
           let job = jobs[i]
-          let path = ((root as NSString).appendingPathComponent(job.folder) as NSString)
-            .appendingPathComponent(job.name)
+          let path = PathText.appending(job.name, to: PathText.appending(job.folder, to: root))
           do {
             try DurableFile(path).write(try ImageFiles.png(job.image()))
           } catch {
@@ -200,7 +199,7 @@ struct Scenes: ParsableCommand {
 
     func parsedScript() throws -> [SceneClip.Segment] {
       try script.split(separator: ",").map { part in
-        let fields = part.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+        let fields = part.split(separator: ":").map { $0.trimmingWhitespace }
         guard fields.count == 2, let mood = Mood(rawValue: fields[0].lowercased()),
           let seconds = Double(fields[1]),
           seconds > 0, seconds <= 3600

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import LeamojiCore
 import LeamojiTimeline
 
 /// `leamoji timeline`: an analysed video's markers as text, without playing it.
@@ -36,7 +37,7 @@ struct Timeline: ParsableCommand {
     let ids = Set(movies.map(\.id))
     let id =
       MovieID.candidates(forVideo: video).first { ids.contains($0) }
-      ?? MovieID.slug(fromFileName: (video as NSString).lastPathComponent)
+      ?? MovieID.slug(fromFileName: PathText.lastComponent(video))
     guard let entry = entries.first(where: { $0.movie.id == id }) else {
       throw CommandFailure(
         "\(video): not analysed yet (no entry '\(id)' in \(data)); run: leamoji analyze \(video)"
@@ -62,11 +63,10 @@ struct Timeline: ParsableCommand {
       let end =
         last && entry.duration == nil
         ? "…" : clock(last ? movie.duration : movie.markers[i + 1].second)
+      let confidence = CFormat.string("%.0f%%", Double(marker.confidence) * 100)
       Console.print(
-        String(
-          format: "  %@ – %@  cue at %@  %@ %@ (%.0f%%)", clock(marker.second), end,
-          clock(marker.cueAt),
-          marker.emoji, marker.label, marker.confidence * 100))
+        "  \(clock(marker.second)) – \(end)  cue at \(clock(marker.cueAt))"
+          + "  \(marker.emoji) \(marker.label) (\(confidence))")
     }
     Console.printFormatted(
       "  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
@@ -92,10 +92,10 @@ struct Timeline: ParsableCommand {
 
 /// `m:ss`, or `h:mm:ss` from an hour on.
 func clock(_ seconds: Double) -> String {
-  guard seconds.isFinite, abs(seconds) < 1e12 else { return String(format: "%g", seconds) }
+  guard seconds.isFinite, abs(seconds) < 1e12 else { return CFormat.string("%g", seconds) }
   let whole = Int(seconds.rounded(.down))
   if whole >= 3600 {
-    return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+    return CFormat.string("%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60)
   }
-  return String(format: "%d:%02d", whole / 60, whole % 60)
+  return CFormat.string("%ld:%02ld", whole / 60, whole % 60)
 }

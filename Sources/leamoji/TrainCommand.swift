@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -188,7 +188,7 @@ struct Train: ParsableCommand {
     }
     if let text = self.widths {
       let parsed = text.split(separator: ",", omittingEmptySubsequences: false).map {
-        Int($0.trimmingCharacters(in: .whitespaces))
+        Int($0.trimmingWhitespace)
       }
       guard (1...5).contains(parsed.count), parsed.allSatisfy({ ($0 ?? 0) >= 1 && $0! <= 512 })
       else {

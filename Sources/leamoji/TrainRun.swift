@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
@@ -64,7 +64,7 @@ extension Train {
     } catch {
       throw CommandFailure(error)
     }
-    return (model.classifier, "\((path as NSString).lastPathComponent) sha256:\(model.sha256)")
+    return (model.classifier, "\(PathText.lastComponent(path)) sha256:\(model.sha256)")
   }
 
   func run() throws {
@@ -214,13 +214,12 @@ extension Train {
     }
     var validationText = report.validationAccuracy.map { "  validation \(percent($0))" } ?? ""
     if let loss = report.validationLoss {
-      validationText += String(format: " (loss %.4f)", loss)
+      validationText += CFormat.string(" (loss %.4f)", loss)
     }
     Console.print(
-      String(
-        format: "epoch %3d/%d  loss %.4f  training %@", report.epoch, epochs,
-        report.loss, percent(report.trainingAccuracy))
-        + validationText + String(format: "  (%.1f s)", report.seconds)
+      CFormat.string("epoch %3ld/%ld  loss %.4f  training ", report.epoch, epochs, report.loss)
+        + percent(report.trainingAccuracy)
+        + validationText + CFormat.string("  (%.1f s)", report.seconds)
         + (report.isBest ? "  *" : ""))
   }
 }

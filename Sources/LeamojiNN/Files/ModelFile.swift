@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A leamoji model file, read up to its network: a safetensors container whose `__metadata__`
 /// says how to build the network (`format`, `version`, `input`, `layers`) and whose tensors are

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LeamojiCore
 
 extension SafetensorsFile {
   /// Header lengths above this are rejected as corrupt (the reference implementation's limit).
@@ -13,17 +14,17 @@ extension SafetensorsFile {
 
   /// The bytes of a file, with missing and unreadable files told apart.
   static func readBytes(_ url: URL) throws(ModelFileError) -> [UInt8] {
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw ModelFileError(path: url.path, problem: .fileNotFound)
     }
-    if isDirectory.boolValue {
+    if isDirectory {
       throw ModelFileError(path: url.path, problem: .unreadable(reason: "it is a directory"))
     }
     do {
       return [UInt8](try Data(contentsOf: url))
     } catch {
-      throw ModelFileError(path: url.path, problem: .unreadable(reason: error.localizedDescription))
+      throw ModelFileError(path: url.path, problem: .unreadable(reason: ErrorText.describe(error)))
     }
   }
 
@@ -168,13 +169,13 @@ extension SafetensorsFile {
     switch error {
     case DecodingError.dataCorrupted(let c): text = c.debugDescription
     case let e as DecodingError: text = "\(e)"
-    default: text = error.localizedDescription
+    default: text = ErrorText.describe(error)
     }
     if let underlying = (error as? DecodingError).flatMap({ e -> (any Error)? in
       if case .dataCorrupted(let c) = e { return c.underlyingError }
       return nil
     }) {
-      text += " (\(underlying.localizedDescription))"
+      text += " (\(ErrorText.describe(underlying)))"
     }
     let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
     return line.count > 200 ? String(line.prefix(200)) + "…" : line

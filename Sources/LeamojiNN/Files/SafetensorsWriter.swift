@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// The contents of a safetensors file: named float32 tensors plus string metadata. Tensors

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Work splitting across threads with a fixed, thread-count independent assignment of results.
 enum Parallel {

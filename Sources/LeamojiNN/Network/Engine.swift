@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// The fast batch runner behind `Network.logits` and `Network.gradients`: the network's layers
@@ -61,7 +61,7 @@ final class Engine: @unchecked Sendable {
   /// Floats of the batch norms' inference `scale`/`shift` pairs.
   let affineCount: Int
 
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var idle: [EngineContext] = []
 
   /// The compiled form of `layers`, or nil when a layer type is not one of the built-in ones.

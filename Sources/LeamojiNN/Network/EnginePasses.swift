@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One sample's forward and backward pass over the engine's steps, on one workspace.
 extension Engine {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LeamojiCore
 
 /// Measurements for `leamoji-bench cnn`: the machine's FMA peak with the kernels' own vector

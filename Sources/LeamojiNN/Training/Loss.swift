@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Softmax over class scores and the cross-entropy loss against an integer label.
 ///
