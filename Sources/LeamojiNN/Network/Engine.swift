@@ -173,7 +173,6 @@ final class Engine: @unchecked Sendable {
   }
 }
 
-
 /// What an `EngineContext` is for, and so which buffers it holds.
 package enum EngineMode: Sendable {
   /// Forward and backward passes: the flat parameters and gradient sums, and workspaces
