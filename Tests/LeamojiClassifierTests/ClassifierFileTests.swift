@@ -96,6 +96,26 @@ struct ClassifierFileTests {
   }
 
   @Test(
+    "the shipped model and the old one: inference buffers give the logits of training buffers, bit for bit"
+  )
+  func shippedModelInferenceBits() throws {
+    for path in [oldModelPath, shippedModelPath] {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      let classifier = try Classifier.decode(bytes, path: "shipped")
+      let maker = BatchMaker(size: classifier.inputSize, normalisation: classifier.normalisation)
+      for (count, threads) in [(1, 1), (3, 2), (64, 2), (7, 1)] {
+        let images = (0..<count).map { patternImage(kind: $0 % 3, seed: UInt64(count + $0)) }
+        let batch = maker.batch(images)
+        let training = try classifier.network.logits(batch, threads: threads, mode: .training)
+        let inference = try classifier.network.logits(batch, threads: threads)
+        #expect(
+          training.data.map(\.bitPattern) == inference.data.map(\.bitPattern),
+          "\(path): \(count) images, \(threads) threads")
+      }
+    }
+  }
+
+  @Test(
     "a classifier with batch norm and dropout: version 2, running statistics kept, same bytes again"
   )
   func capacityFile() throws {

@@ -15,14 +15,19 @@ import LeamojiCore
 ///   context out for every step, so steady-state steps allocate no activation, gradient or
 ///   scratch memory. Copies of a `Network` share the engine; the pool's lock lets them run
 ///   at the same time.
+/// - A context is made for training or for inference (`EngineMode`). An inference context
+///   holds only what a forward pass needs, reused from layer to layer, and reads the weights
+///   from the layers' own tensors rather than a copy: about a third of a training context's
+///   memory, with bit-identical logits (same kernels, same arithmetic, other addresses).
 ///
 /// Networks containing a layer type this file does not know run layer by layer instead
 /// (`Network.forwardSample` / `backpropSample`). Batch norms (as a per-channel affine step,
 /// fused with a following ReLU) and dropout (a copy) run here in their inference form only:
 /// networks with them train through `Network.batchGradients`, never `backprop`.
 final class Engine: @unchecked Sendable {
-  /// One step of the compiled network. Parameter positions are offsets into the flat
-  /// parameter (and gradient) vector, in network order.
+  /// One step of the compiled network. `weight` and `bias` are indices of parameter tensors
+  /// in network order: a pass reads tensor `i` at `parameters[i]` (a table of addresses), and
+  /// backprop writes its gradient at `offsets[i]` in the flat gradient vector.
   enum Op {
     /// `relu` is 1 when a ReLU is fused into the output pass, else 0. (An integer rather than a
     /// Bool: a Bool's spare bits would carry the enum's tag, and valgrind's memcheck then sees
@@ -52,12 +57,19 @@ final class Engine: @unchecked Sendable {
   let inputCount: Int
   let classes: Int
   let parameterCount: Int
+  /// `offsets[i]` is parameter tensor `i`'s position in the flat parameter (and gradient)
+  /// vector; `offsets.count` is the number of parameter tensors.
+  let offsets: [Int]
   /// Floats per workspace buffer kind, computed once.
   let activationTotal: Int
   let largestActivation: Int
   let colTotal: Int
   let paddedInput: Int
   let scratchCount: Int
+  /// The largest single im2col matrix and the GEMM scratch of the forward passes alone: what
+  /// an inference workspace holds instead of `colTotal` and `scratchCount`.
+  let largestCol: Int
+  let forwardScratchCount: Int
   /// Floats of the batch norms' inference `scale`/`shift` pairs.
   let affineCount: Int
 
@@ -67,26 +79,31 @@ final class Engine: @unchecked Sendable {
   /// The compiled form of `layers`, or nil when a layer type is not one of the built-in ones.
   init?(layers: [any Layer], shapes: [[Int]]) {
     var steps: [Step] = []
+    var offsets: [Int] = []
     var offset = 0
     var affine = 0
     var i = 0
     while i < layers.count {
       let inCount = shapes[i].reduce(1, *)
       let layer = layers[i]
+      // The layer's first parameter tensor (its weight, then its bias).
+      let tensor = offsets.count
+      for t in layer.parameters {
+        offsets.append(offset)
+        offset += t.count
+      }
       var outIndex = i + 1
       let op: Op
       if let conv = layer as? Conv2D {
         let fuse = i + 1 < layers.count && layers[i + 1] is ReLU
         if fuse { outIndex += 1 }
         op = .conv(
-          weight: offset, bias: offset + conv.weight.count, outChannels: conv.outChannels,
+          weight: tensor, bias: tensor + 1, outChannels: conv.outChannels,
           window: conv.window(shapes[i]), relu: fuse ? 1 : 0)
-        offset += conv.weight.count + conv.bias.count
       } else if let linear = layer as? Linear {
         op = .linear(
-          weight: offset, bias: offset + linear.weight.count, inFeatures: linear.inFeatures,
+          weight: tensor, bias: tensor + 1, inFeatures: linear.inFeatures,
           outFeatures: linear.outFeatures)
-        offset += linear.weight.count + linear.bias.count
       } else if layer is ReLU {
         op = .relu
       } else if let pool = layer as? MaxPool2D {
@@ -100,7 +117,6 @@ final class Engine: @unchecked Sendable {
         if fuse { outIndex += 1 }
         op = .batchNorm(
           affine: affine, channels: bn.features, area: inCount / bn.features, relu: fuse ? 1 : 0)
-        offset += bn.weight.count + bn.bias.count
         affine += 2 * bn.features
       } else if layer is Dropout {
         op = .identity
@@ -114,31 +130,39 @@ final class Engine: @unchecked Sendable {
     inputCount = shapes[0].reduce(1, *)
     classes = shapes[shapes.count - 1].reduce(1, *)
     parameterCount = offset
+    self.offsets = offsets
     activationTotal = steps.reduce(0) { $0 + $1.outCount }
     largestActivation = steps.reduce(inputCount) { max($0, $1.outCount) }
     var cols = 0
+    var largestCol = 0
     var padded = 0
     var scratch = 0
+    var forwardScratch = 0
     for step in steps {
       guard case .conv(_, _, let out, let g, _) = step.op else { continue }
       cols += g.panelledCount
+      largestCol = max(largestCol, g.panelledCount)
       padded = max(padded, g.paddedCount)
+      let forward = Kernels.gemmScratchCount(m: out, k: g.patchSize)
+      forwardScratch = max(forwardScratch, forward)
       scratch = max(
-        scratch, Kernels.gemmScratchCount(m: out, k: g.patchSize),
-        Kernels.gemmScratchCount(m: out, k: g.positions),
+        scratch, forward, Kernels.gemmScratchCount(m: out, k: g.positions),
         Kernels.gemmScratchCount(m: g.patchSize, k: out))
     }
     colTotal = cols
+    self.largestCol = largestCol
     paddedInput = padded
     scratchCount = scratch
+    forwardScratchCount = forwardScratch
     affineCount = affine
   }
 
   /// A context for one call, from the pool or new.
-  func checkOut() -> EngineContext {
+  func checkOut(_ mode: EngineMode = .training) -> EngineContext {
     lock.lock()
     defer { lock.unlock() }
-    return idle.popLast() ?? EngineContext(engine: self)
+    if let i = idle.lastIndex(where: { $0.mode == mode }) { return idle.remove(at: i) }
+    return EngineContext(engine: self, mode: mode)
   }
 
   /// Gives a context back for the next call (the pool keeps a few).
@@ -149,18 +173,35 @@ final class Engine: @unchecked Sendable {
   }
 }
 
+/// What an `EngineContext` is for, and so which buffers it holds.
+package enum EngineMode: Sendable {
+  /// Forward and backward passes: the flat parameters and gradient sums, and workspaces
+  /// keeping every step's output and im2col matrix for the backward pass.
+  case training
+  /// Forward passes only: no parameter copy (the layers' tensors are read in place), no
+  /// gradients, and workspaces sized to the largest step, one buffer reused across steps.
+  case inference
+}
+
 /// Raw pointers handed to worker threads. Safe because each worker writes only its own
 /// workspace and its own samples' slots, and nothing reads them until all workers finish.
 struct SharedPointer<T>: @unchecked Sendable {
   let base: UnsafeMutablePointer<T>
 }
 
-/// Everything one batch call needs: the flat parameters, per-sample gradient slots and
-/// results, and one workspace per worker thread. Grows to the largest batch seen; never shrinks.
+/// Everything one batch call needs: for training the flat parameters, per-sample gradient
+/// slots and results; for both modes the batch norms' affine numbers and one workspace per
+/// worker thread. Grows to the largest batch seen; never shrinks.
 final class EngineContext: @unchecked Sendable {
   unowned let engine: Engine
+  let mode: EngineMode
+  /// The flat parameter vector and the batch gradient (`Engine.parameterCount` floats each
+  /// in training; one unused float each in inference, which reads the layers' tensors).
   let parameters: UnsafeMutablePointer<Float>
   let total: UnsafeMutablePointer<Float>
+  /// `tensors[i]` is parameter tensor `i` inside `parameters` (training; `Engine.forward`'s
+  /// table of addresses).
+  let tensors: UnsafeMutablePointer<UnsafePointer<Float>>
   /// Batch norms' inference `scale` and `shift` per channel (`Engine.Op.batchNorm`).
   let affine: UnsafeMutablePointer<Float>
   private(set) var slots: UnsafeMutablePointer<Float>
@@ -169,10 +210,15 @@ final class EngineContext: @unchecked Sendable {
   private(set) var hits: UnsafeMutablePointer<Bool>
   private(set) var workspaces: [EngineWorkspace] = []
 
-  init(engine: Engine) {
+  init(engine: Engine, mode: EngineMode) {
     self.engine = engine
-    parameters = .allocate(capacity: max(1, engine.parameterCount))
-    total = .allocate(capacity: max(1, engine.parameterCount))
+    self.mode = mode
+    let flat = mode == .training ? max(1, engine.parameterCount) : 1
+    parameters = .allocate(capacity: flat)
+    total = .allocate(capacity: flat)
+    let tensorCount = mode == .training ? engine.offsets.count : 0
+    tensors = .allocate(capacity: max(1, tensorCount))
+    for i in 0..<tensorCount { (tensors + i).initialize(to: parameters + engine.offsets[i]) }
     affine = .allocate(capacity: max(1, engine.affineCount))
     slots = .allocate(capacity: 1)
     losses = .allocate(capacity: 1)
@@ -182,15 +228,17 @@ final class EngineContext: @unchecked Sendable {
   deinit {
     parameters.deallocate()
     total.deallocate()
+    tensors.deallocate()
     affine.deallocate()
     slots.deallocate()
     losses.deallocate()
     hits.deallocate()
   }
 
-  /// Makes room for `samples` gradient slots and `workers` workspaces.
+  /// Makes room for `samples` gradient slots (training only) and `workers` workspaces.
   func reserve(samples: Int, workers: Int) {
     if samples > slotCapacity {
+      precondition(mode == .training, "gradient slots in an inference context")
       slots.deallocate()
       losses.deallocate()
       hits.deallocate()
@@ -199,12 +247,14 @@ final class EngineContext: @unchecked Sendable {
       hits = .allocate(capacity: samples)
       slotCapacity = samples
     }
-    while workspaces.count < workers { workspaces.append(EngineWorkspace(engine: engine)) }
+    while workspaces.count < workers {
+      workspaces.append(EngineWorkspace(engine: engine, mode: mode))
+    }
   }
 
-  /// Copies the network's parameters into the flat vector, in network order, and computes the
-  /// batch norms' inference scale and shift (`BatchNorm2D.scaleAndShift`, the numbers the
-  /// layer itself uses).
+  /// Computes the batch norms' inference scale and shift (`BatchNorm2D.scaleAndShift`, the
+  /// numbers the layer itself uses) and, in a training context, copies the network's
+  /// parameters into the flat vector, in network order.
   func load(_ layers: [any Layer]) {
     var offset = 0
     var a = 0
@@ -215,6 +265,7 @@ final class EngineContext: @unchecked Sendable {
         (affine + a + scale.count).update(from: shift, count: shift.count)
         a += scale.count + shift.count
       }
+      guard mode == .training else { continue }
       for tensor in layer.parameters {
         tensor.data.withUnsafeBufferPointer {
           (parameters + offset).update(from: $0.baseAddress!, count: $0.count)
@@ -254,11 +305,19 @@ final class EngineContext: @unchecked Sendable {
   }
 }
 
-/// One worker thread's buffers: every step's output, every convolution's im2col matrix in the
-/// GEMM's panel layout (kept from the forward pass for the weight gradient, then reused
-/// row-major for the input gradient's `dCol`), two gradient buffers, the padded-input buffer
-/// and the GEMM packing scratch.
+/// One worker thread's buffers.
+///
+/// Training: every step's output, every convolution's im2col matrix in the GEMM's panel
+/// layout (kept from the forward pass for the weight gradient, then reused row-major for the
+/// input gradient's `dCol`), two gradient buffers, the padded-input buffer and the GEMM
+/// packing scratch.
+///
+/// Inference: a forward step reads only the previous step's output, so the outputs alternate
+/// between two buffers (even steps in one, odd steps in the other, each as large as its
+/// largest step), every convolution shares one im2col buffer, the scratch is the forward
+/// GEMMs' and there are no gradient buffers (one unused float each).
 final class EngineWorkspace: @unchecked Sendable {
+  let mode: EngineMode
   let activations: UnsafeMutablePointer<Float>
   /// `outputs[s]` is step `s`'s output inside `activations`.
   let outputs: [UnsafeMutablePointer<Float>]
@@ -272,28 +331,46 @@ final class EngineWorkspace: @unchecked Sendable {
   let padded: UnsafeMutablePointer<Float>
   let exponentials: UnsafeMutablePointer<Double>
 
-  init(engine: Engine) {
-    activations = .allocate(capacity: max(1, engine.activationTotal))
-    colBlock = .allocate(capacity: max(1, engine.colTotal))
-    var outputs: [UnsafeMutablePointer<Float>] = []
-    var cols: [UnsafeMutablePointer<Float>?] = []
-    var a = 0
+  init(engine: Engine, mode: EngineMode) {
+    self.mode = mode
+    let training = mode == .training
+    // Where each step's output and im2col matrix start, relative to their buffers.
+    var outputAt: [Int] = []
+    var colAt: [Int?] = []
+    var activationCount = 0
+    if training {
+      for step in engine.steps {
+        outputAt.append(activationCount)
+        activationCount += step.outCount
+      }
+    } else {
+      // Even steps at 0, odd steps after the largest even output.
+      let steps = engine.steps.enumerated()
+      let even = steps.filter { $0.offset % 2 == 0 }.map(\.element.outCount).max() ?? 0
+      let odd = steps.filter { $0.offset % 2 == 1 }.map(\.element.outCount).max() ?? 0
+      outputAt = engine.steps.indices.map { $0 % 2 == 0 ? 0 : even }
+      activationCount = even + odd
+    }
     var c = 0
     for step in engine.steps {
-      outputs.append(activations + a)
-      a += step.outCount
-      if case .conv(_, _, _, let g, _) = step.op {
-        cols.append(colBlock + c)
-        c += g.panelledCount
-      } else {
-        cols.append(nil)
+      guard case .conv(_, _, _, let g, _) = step.op else {
+        colAt.append(nil)
+        continue
       }
+      colAt.append(training ? c : 0)
+      c += g.panelledCount
     }
-    self.outputs = outputs
-    self.cols = cols
-    gradientA = .allocate(capacity: engine.largestActivation)
-    gradientB = .allocate(capacity: engine.largestActivation)
-    scratch = .allocate(capacity: max(1, engine.scratchCount))
+    let activations = UnsafeMutablePointer<Float>.allocate(capacity: max(1, activationCount))
+    let colBlock = UnsafeMutablePointer<Float>.allocate(
+      capacity: max(1, training ? engine.colTotal : engine.largestCol))
+    self.activations = activations
+    self.colBlock = colBlock
+    outputs = outputAt.map { activations + $0 }
+    cols = colAt.map { $0.map { colBlock + $0 } }
+    gradientA = .allocate(capacity: training ? engine.largestActivation : 1)
+    gradientB = .allocate(capacity: training ? engine.largestActivation : 1)
+    scratch = .allocate(
+      capacity: max(1, training ? engine.scratchCount : engine.forwardScratchCount))
     padded = .allocate(capacity: max(1, engine.paddedInput))
     exponentials = .allocate(capacity: max(1, engine.classes))
   }

@@ -2,10 +2,12 @@ import FoundationEssentials
 
 /// One sample's forward and backward pass over the engine's steps, on one workspace.
 extension Engine {
-  /// Runs every step on sample `x`; returns the logits (inside the workspace).
+  /// Runs every step on sample `x`; returns the logits (inside the workspace). `p[i]` is the
+  /// address of parameter tensor `i` (network order): the training context's flat vector or
+  /// the layers' own tensors.
   @discardableResult
   func forward(
-    _ x: UnsafePointer<Float>, parameters p: UnsafePointer<Float>,
+    _ x: UnsafePointer<Float>, parameters p: UnsafePointer<UnsafePointer<Float>>,
     affine: UnsafePointer<Float>? = nil, in ws: EngineWorkspace
   ) -> UnsafeMutablePointer<Float> {
     var input = x
@@ -17,9 +19,9 @@ extension Engine {
         Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
         Kernels.gemmPacked(
           m: outChannels, n: g.positions, k: g.patchSize,
-          a: p + w, aRowStride: g.patchSize, aColStride: 1,
+          a: p[w], aRowStride: g.patchSize, aColStride: 1,
           b: col, bRowStride: 0, bColStride: 0,
-          c: out, ldc: g.positions, start: .overwrite, bias: p + b, relu: relu != 0,
+          c: out, ldc: g.positions, start: .overwrite, bias: p[b], relu: relu != 0,
           scratch: ws.scratch, bIsPanels: true)
       case .relu:
         Kernels.relu(input, out, step.outCount)
@@ -30,9 +32,10 @@ extension Engine {
       case .flatten:
         out.update(from: input, count: step.outCount)
       case .linear(let w, let b, let inFeatures, let outFeatures):
+        let (weight, bias) = (p[w], p[b])
         for o in 0..<outFeatures {
-          var sum = p[b + o]
-          let row = p + w + o * inFeatures
+          var sum = bias[o]
+          let row = weight + o * inFeatures
           for i in 0..<inFeatures { sum += row[i] * input[i] }
           out[o] = sum
         }
@@ -60,11 +63,14 @@ extension Engine {
   /// Forward, loss and backward for one labelled sample. The sample's parameter gradient
   /// (times `scale`) is written to `gradient` (every element is set); returns the loss and
   /// whether the largest logit is the label. Loss and gradient are computed exactly as
-  /// `SoftmaxCrossEntropy.lossAndGradient` does.
+  /// `SoftmaxCrossEntropy.lossAndGradient` does. `p` as for `forward`; `ws` must be a
+  /// training workspace (it keeps every step's output and im2col matrix).
   func backprop(
-    _ x: UnsafePointer<Float>, label: Int, scale: Float, parameters p: UnsafePointer<Float>,
+    _ x: UnsafePointer<Float>, label: Int, scale: Float,
+    parameters p: UnsafePointer<UnsafePointer<Float>>,
     gradient: UnsafeMutablePointer<Float>, in ws: EngineWorkspace
   ) -> (loss: Float, correct: Bool) {
+    precondition(ws.mode == .training, "backprop on an inference workspace")
     let z = forward(x, parameters: p, in: ws)
     var zMax = z[0]
     var best = 0
@@ -95,20 +101,19 @@ extension Engine {
         if relu != 0 { Kernels.reluBackward(out, dy, dy, step.outCount) }
         let positions = g.positions
         let patch = g.patchSize
-        for o in 0..<outChannels {
-          gradient[b + o] = Kernels.sumLanes(dy + o * positions, positions)
-        }
+        let (dw, db) = (gradient + offsets[w], gradient + offsets[b])
+        for o in 0..<outChannels { db[o] = Kernels.sumLanes(dy + o * positions, positions) }
         let col = ws.cols[s]!
         // ∂W = dY · colᵀ   ([out × positions] · [positions × patch])
         Kernels.gemmNT(
           m: outChannels, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
-          bPanelStride: patch * 16, c: gradient + w, ldc: patch, start: .overwrite)
+          bPanelStride: patch * 16, c: dw, ldc: patch, start: .overwrite)
         if needsInput {
           // ∂col = Wᵀ · dY (row-major, into the im2col buffer, no longer needed), folded
           // onto ∂x.
           Kernels.gemmPacked(
             m: patch, n: positions, k: outChannels,
-            a: p + w, aRowStride: 1, aColStride: patch,
+            a: p[w], aRowStride: 1, aColStride: patch,
             b: dy, bRowStride: positions, bColStride: 1,
             c: col, ldc: positions, start: .overwrite, bias: nil, relu: false,
             scratch: ws.scratch)
@@ -133,15 +138,16 @@ extension Engine {
       case .batchNorm, .identity:
         preconditionFailure("inference-only step in backprop (Network.batchGradients trains it)")
       case .linear(let w, let b, let inFeatures, let outFeatures):
+        let (dw, db) = (gradient + offsets[w], gradient + offsets[b])
         for o in 0..<outFeatures {
-          let row = gradient + w + o * inFeatures
+          let row = dw + o * inFeatures
           for i in 0..<inFeatures { row[i] = dy[o] * input[i] }
-          gradient[b + o] = dy[o]
+          db[o] = dy[o]
         }
         if needsInput {
           dx.update(repeating: 0, count: inFeatures)
           for o in 0..<outFeatures {
-            let row = p + w + o * inFeatures
+            let row = p[w] + o * inFeatures
             for i in 0..<inFeatures { dx[i] += row[i] * dy[o] }
           }
         }

@@ -64,7 +64,7 @@ public enum KernelBenchmark {
       let flops = 2.0 * Double(out * positions * patch) * Double(batch)
       let input = (0..<step.inCount).map { _ in Float(rng.nextGaussian()) }
       let dy = (0..<step.outCount).map { _ in Float(rng.nextGaussian()) }
-      let p = SharedPointer(base: context.parameters)
+      let p = SharedPointer(base: context.tensors)
       // One gradient slot per sample, as in training.
       let grad = UnsafeMutablePointer<Float>.allocate(capacity: batch * engine.parameterCount)
       defer { grad.deallocate() }
@@ -77,9 +77,9 @@ public enum KernelBenchmark {
             let col = ws.cols[s]!
             Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
             Kernels.gemmPacked(
-              m: out, n: positions, k: patch, a: p.base + w, aRowStride: patch, aColStride: 1,
+              m: out, n: positions, k: patch, a: p.base[w], aRowStride: patch, aColStride: 1,
               b: col, bRowStride: 0, bColStride: 0, c: ws.outputs[s], ldc: positions,
-              start: .overwrite, bias: p.base + b, relu: relu != 0, scratch: ws.scratch,
+              start: .overwrite, bias: p.base[b], relu: relu != 0, scratch: ws.scratch,
               bIsPanels: true)
           }
         ),
@@ -89,7 +89,7 @@ public enum KernelBenchmark {
             let col = ws.cols[s]!  // the forward pass's im2col matrix, as in training
             Kernels.gemmNT(
               m: out, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
-              bPanelStride: patch * 16, c: g0.base + i * count + w, ldc: patch,
+              bPanelStride: patch * 16, c: g0.base + i * count + engine.offsets[w], ldc: patch,
               start: .overwrite)
           }
         ),
@@ -98,7 +98,7 @@ public enum KernelBenchmark {
           { ws, _ in
             let col = ws.cols[s]!
             Kernels.gemmPacked(
-              m: patch, n: positions, k: out, a: p.base + w, aRowStride: 1, aColStride: patch,
+              m: patch, n: positions, k: out, a: p.base[w], aRowStride: 1, aColStride: patch,
               b: dy, bRowStride: positions, bColStride: 1, c: col, ldc: positions,
               start: .overwrite, bias: nil, relu: false, scratch: ws.scratch)
             ws.gradientB.update(repeating: 0, count: step.inCount)

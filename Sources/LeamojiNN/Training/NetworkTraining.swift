@@ -21,7 +21,19 @@ public struct BatchResult: Equatable, Sendable {
 /// thread count.
 extension Network {
   /// Logits for a batch `[batch] + inputShape`, as `[batch, classes]`.
+  ///
+  /// Runs on an inference context (`EngineMode.inference`): forward-only buffers, the weights
+  /// read in place from the layers. The logits are bit-identical to a training context's
+  /// forward pass.
   public func logits(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError)
+    -> Tensor
+  {
+    try logits(batch, threads: threads, mode: .inference)
+  }
+
+  /// `logits` on a context of `mode`; `.training` is there so that tests can check the two
+  /// kinds of buffers give the same bits.
+  package func logits(_ batch: Tensor, threads: Int, mode: EngineMode) throws(NNError)
     -> Tensor
   {
     let n = try checkBatch(batch)
@@ -30,25 +42,50 @@ extension Network {
       let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
       return Tensor.stack(outs)
     }
-    let context = engine.checkOut()
+    let context = engine.checkOut(mode)
     defer { engine.checkIn(context) }
     context.load(layers)
     let classes = engine.classes
     let size = engine.inputCount
     var out = [Float](repeating: 0, count: n * classes)
-    batch.data.withUnsafeBufferPointer { xs in
-      out.withUnsafeMutableBufferPointer { ys in
-        let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
-        let y = SharedPointer(base: ys.baseAddress!)
-        let p = SharedPointer(base: context.parameters)
-        let a = SharedPointer(base: context.affine)
-        context.run(n, threads: threads) { ws, i in
-          let z = engine.forward(x.base + i * size, parameters: p.base, affine: a.base, in: ws)
-          (y.base + i * classes).update(from: z, count: classes)
+    let run = { (tensors: UnsafePointer<UnsafePointer<Float>>) in
+      batch.data.withUnsafeBufferPointer { xs in
+        out.withUnsafeMutableBufferPointer { ys in
+          let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
+          let y = SharedPointer(base: ys.baseAddress!)
+          let p = SharedPointer(base: UnsafeMutablePointer(mutating: tensors))
+          let a = SharedPointer(base: context.affine)
+          context.run(n, threads: threads) { ws, i in
+            let z = engine.forward(x.base + i * size, parameters: p.base, affine: a.base, in: ws)
+            (y.base + i * classes).update(from: z, count: classes)
+          }
         }
       }
     }
+    switch mode {
+    case .training: run(context.tensors)
+    case .inference: Network.withAddresses(of: parameters, run)
+    }
     return Tensor(shape: [n, classes], data: out)
+  }
+
+  /// Calls `body` with a table of the addresses of `tensors`' first elements, valid during
+  /// the call only (hence one `withUnsafeBufferPointer` inside the next). Every parameter
+  /// tensor has at least one element, so every address exists.
+  private static func withAddresses(
+    of tensors: [Tensor], _ body: (UnsafePointer<UnsafePointer<Float>>) -> Void
+  ) {
+    let table = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(
+      capacity: max(1, tensors.count))
+    defer { table.deallocate() }
+    func nest(_ i: Int) {
+      guard i < tensors.count else { return body(table) }
+      tensors[i].data.withUnsafeBufferPointer { elements in
+        (table + i).initialize(to: elements.baseAddress!)
+        nest(i + 1)
+      }
+    }
+    nest(0)
   }
 
   /// Class probabilities (softmax of the logits) for a batch, as `[batch, classes]`.
@@ -188,7 +225,7 @@ extension Network {
     var correct = 0
     batch.data.withUnsafeBufferPointer { xs in
       let x = SharedPointer(base: UnsafeMutablePointer(mutating: xs.baseAddress!))
-      let p = SharedPointer(base: context.parameters)
+      let p = SharedPointer(base: context.tensors)
       let slots = SharedPointer(base: context.slots)
       let losses = SharedPointer(base: context.losses)
       let hits = SharedPointer(base: context.hits)

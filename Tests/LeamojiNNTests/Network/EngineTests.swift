@@ -117,4 +117,38 @@ struct EngineTests {
     #expect(first.result == again.result)
     #expect(TestSupport.bits(first.gradients) == TestSupport.bits(again.gradients))
   }
+
+  /// Inference contexts (forward-only buffers reused from step to step, weights read in place
+  /// from the layers) give the same logits, bit for bit, as a training context's forward pass:
+  /// networks with GEMM edge tiles and stride 2, batch norm and dropout, no convolution at
+  /// all, and the shipped model's shape; batches of 1 to 9 on one and two threads, the two
+  /// kinds of context checked out in turn from the same pool.
+  @Test func inferenceBuffersGiveTheSameBits() throws {
+    let networks: [Network] = [
+      try Network(specs: Self.specs, inputShape: [3, 13, 11], seed: 21),
+      try Network(
+        specs: LayerSpec.architecture(
+          classes: 3, widths: [4, 8, 6], batchNorm: true, dropout: 0.5),
+        inputShape: [3, 16, 16], seed: 22),
+      try Network(
+        specs: [.flatten, .linear(name: "fc", inFeatures: 48, outFeatures: 5)],
+        inputShape: [3, 4, 4], seed: 23),
+      try Network(
+        specs: LayerSpec.architecture(
+          classes: 3, widths: [24, 48, 96, 128], batchNorm: false, dropout: 0),
+        inputShape: [3, 64, 64], seed: 24),
+    ]
+    for (k, network) in networks.enumerated() {
+      for (n, threads) in [(1, 1), (2, 2), (5, 2), (9, 1), (9, 2)] {
+        let batch = TestSupport.random(
+          [n] + network.inputShape, seed: UInt64(100 * k + n), range: -3...3)
+        let training = try network.logits(batch, threads: threads, mode: .training)
+        let inference = try network.logits(batch, threads: threads)
+        #expect(training.shape == [n, network.classCount])
+        #expect(
+          TestSupport.bits([training]) == TestSupport.bits([inference]),
+          "network \(k), batch \(n), \(threads) threads")
+      }
+    }
+  }
 }
