@@ -193,10 +193,10 @@ public struct ModelCard: Codable, Equatable, Sendable {
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` with a real day and time (what `timestamp` writes, so what every
-  /// model file holds), read without `ISO8601DateFormatter`: that one loads ICU's calendar and
-  /// time-zone data, 5 MB of resident memory for every command that loads a model. Nil for
-  /// anything else (and for years before 1600, where calendars part), which the formatter
-  /// then reads as before.
+  /// model file holds), read directly: the quick path for every command that loads a model
+  /// (Foundation's `ISO8601DateFormatter`, used before, loaded 5 MB of ICU calendar data). Nil
+  /// for anything else (and for years before 1600, where calendars part), which
+  /// `Date.ISO8601FormatStyle` then reads.
   static func utcSecond(_ text: String) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count == 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58,
