@@ -230,7 +230,7 @@ extension StreamClock {
     let decoded = frame.pointer.pointee
     return stamp(
       bestEffortTimestamp: StreamClock.timestamp(decoded.best_effort_timestamp),
-      packetDuration: decoded.pkt_duration, after: previous)
+      packetDuration: cffmpeg_frame_duration(frame.pointer), after: previous)
   }
 
   /// `value`, or nil when it is FFmpeg's "no timestamp" (`AV_NOPTS_VALUE`).
@@ -241,7 +241,7 @@ extension StreamClock {
   /// Clockwise quarter turns from the display matrix, as the ffmpeg CLI reads it.
   private static func clockwiseQuarterTurns(of stream: UnsafeMutablePointer<AVStream>) -> Int {
     var size = 0
-    guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+    guard let data = cffmpeg_display_matrix(stream, &size),
       size >= 9 * 4
     else {
       return 0
