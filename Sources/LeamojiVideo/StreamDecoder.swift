@@ -141,13 +141,18 @@ final class StreamDecoder {
   /// `keepsDecodingAcrossJumps`), the frames it held are dropped with it; otherwise they still
   /// come out, before the clean start's.
   func restart(dropping count: Int) {
-    queue.drop(count)
-    skippedPackets += count
+    leaveOut(queued: count)
     if keepsDecodingAcrossJumps { return }
     if sentSinceFlush {
       avcodec_flush_buffers(codec.pointer)
       sentSinceFlush = false
     }
+  }
+
+  /// Drops the `count` oldest queued packets undecoded, and counts them as skipped.
+  private func leaveOut(queued count: Int) {
+    queue.drop(count)
+    skippedPackets += count
   }
 
   /// The drain before a jump is over: empty the decoder and go on with the queued packets.
@@ -196,8 +201,8 @@ final class StreamDecoder {
       case .jump(let dropping):
         // Everything this packet on up to a clean start is left out; what the decoder holds
         // comes out first, then the clean start's frames.
-        queue.drop(dropping)
-        skippedPackets += 1 + dropping
+        skippedPackets += 1
+        leaveOut(queued: dropping)
         if keepsDecodingAcrossJumps { continue }
         restartAfterDrain = true
         startDraining()
