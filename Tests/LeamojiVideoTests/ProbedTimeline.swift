@@ -35,7 +35,7 @@ struct Fraction: Sendable, Equatable, CustomStringConvertible {
 struct ProbedFrame: Sendable {
   /// best_effort_timestamp (falling back to pts, then pkt_dts), in stream time-base units.
   var timestamp: Int
-  /// pkt_duration in time-base units, when the file says.
+  /// The frame's duration (ffprobe's duration or pkt_duration) in time-base units, when the file says.
   var duration: Int?
   var pictureType: String
   var isKeyFrame: Bool
@@ -70,7 +70,7 @@ struct ProbedVideo: Sendable {
       "stream=codec_name,width,height,sample_aspect_ratio,time_base,start_pts,start_time,"
       + "duration_ts,duration,avg_frame_rate,r_frame_rate:stream_side_data=rotation:"
       + "format=format_name,duration,start_time:format_tags=title,comment:"
-      + "frame=best_effort_timestamp,pts,pkt_dts,pkt_duration,pict_type,key_frame"
+      + "frame=best_effort_timestamp,pts,pkt_dts,pkt_duration,duration,pict_type,key_frame"
     let output = try ExternalTools.run(
       "ffprobe",
       ["-v", "error", "-select_streams", "v:0", "-show_entries", entries, "-of", "json", url.path],
@@ -81,7 +81,8 @@ struct ProbedVideo: Sendable {
     else { throw FixtureError.badOutput("ffprobe found no video stream in \(url.path)") }
     var frames: [ProbedFrame] = []
     for frame in root["frames"] as? [[String: Any]] ?? [] {
-      let duration = int(frame["pkt_duration"])
+      // `duration` from ffprobe 6 on (FFmpeg 7 dropped `pkt_duration`), `pkt_duration` before.
+      let duration = int(frame["duration"]) ?? int(frame["pkt_duration"])
       // A frame without any timestamp (raw elementary streams, the last frame of some MPEG-PS
       // files) follows the previous one by that one's duration.
       let timestamp =
