@@ -12,10 +12,12 @@ public struct VideoAnalysis: Sendable {
   public static let posterWidth = 342
   /// Samples classified together.
   public static let batchSize = 32
-  /// Samples classified together when each carries a poster-size preview: the previews wait
-  /// for their batch's confidences, and 32 of them hold 6 MB (a batch's predictions do not
-  /// depend on its size).
-  public static let posterBatchSize = 4
+  /// Samples classified together when a poster is chosen: one, because the poster picker wants
+  /// a sample's preview only when its confidence could make it the poster (`couldChoose`), and
+  /// the sampler makes that preview from the picture it still holds, before decoding on (a
+  /// batch's predictions do not depend on its size; one sample classifies as fast per image).
+  /// Making every sample's preview cost about 0.2 CPU seconds a minute of 1080p film.
+  public static let posterBatchSize = 1
   /// Threads a video's batches are classified on (see `run`'s `threads`).
   static let classifyingThreads = 1
 
@@ -49,7 +51,8 @@ public struct VideoAnalysis: Sendable {
       sampler = try FrameSampler(
         path: path, interval: interval,
         size: classifier.inputSize,
-        previewWidth: wantPoster ? posterWidth : nil, decodeEverything: decodeEverything)
+        previewWidth: wantPoster ? posterWidth : nil, previewsOnRequest: wantPoster,
+        decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
     }
@@ -64,9 +67,12 @@ public struct VideoAnalysis: Sendable {
         pending.map(\.image), threads: min(threads, classifyingThreads))
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
-        if let preview = sample.preview {
-          picker.consider(
-            time: sample.time, image: preview, confidence: Double(prediction.confidence))
+        // Batches of one when a poster is wanted: the sampler still holds this sample's picture.
+        let confidence = Double(prediction.confidence)
+        if wantPoster, picker.couldChoose(confidence: confidence),
+          let preview = try sampler.previewOfLatestSample()
+        {
+          picker.consider(time: sample.time, image: preview, confidence: confidence)
         }
       }
       pending.removeAll(keepingCapacity: true)

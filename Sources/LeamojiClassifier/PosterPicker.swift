@@ -21,6 +21,14 @@ public struct PosterPicker: Sendable {
     if best == nil || confidence > best!.score { best = (time, image, confidence) }
   }
 
+  /// Whether a sample with this confidence could change the choice, so that its image is
+  /// worth making: always until some sample qualifies (any may be the brightest), then only
+  /// when it is more confident than the best so far (ties keep the earlier one).
+  public func couldChoose(confidence: Double) -> Bool {
+    guard let best else { return true }
+    return confidence > best.score
+  }
+
   /// The chosen frame and its time, if any sample was considered.
   public var choice: (time: Double, image: RGBImage)? {
     if let best { return (best.time, best.image) }
