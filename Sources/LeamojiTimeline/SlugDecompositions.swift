@@ -1,8 +1,8 @@
 /// The compatibility decomposition (NFKD) a slug is made from, for the scalars where it makes
-/// a difference (`table`, generated from Foundation by
-/// `scripts/generate-slug-decompositions.swift`). leamoji links only FoundationEssentials,
-/// which has no Unicode normalisation; this keeps every id the same as before (MovieIDTests
-/// checks each scalar against Foundation's NFKD).
+/// a difference (`table`, generated from Foundation's NFKD by MovieIDDecompositionTests:
+/// `LEAMOJI_UPDATE_GOLDEN=1 swift test --filter MovieIDDecompositionTests`). leamoji links only
+/// FoundationEssentials, which has no Unicode normalisation; this keeps every id the same as
+/// before (the tests check the table and each scalar against Foundation's NFKD).
 enum SlugDecompositions {
   /// Scalar → its decomposition, from `table`.
   private static let mapping: [UInt32: [Unicode.Scalar]] = {
