@@ -137,7 +137,7 @@ public struct AnalysisPlan: Sendable {
   }
 
   private func write(_ bytes: [UInt8], name: String) throws(LeamojiError) {
-    let path = folder.isEmpty ? name : PathText.appending(name, to: folder)
+    let path = PathText.appending(name, to: folder)
     do {
       try DurableFile(path).write(bytes)
     } catch {

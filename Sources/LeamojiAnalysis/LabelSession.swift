@@ -41,11 +41,9 @@ public final class LabelSession {
   /// The sibling test folder of `folder`: `test` beside a folder named `train`, else
   /// `<name>-test` beside it.
   public static func testFolder(for folder: String) -> String {
-    let trimmed = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
-    let name = PathText.lastComponent(trimmed)
-    let parent = PathText.deletingLastComponent(trimmed)
+    let name = PathText.lastComponent(folder)
     let sibling = name == "train" ? "test" : name + "-test"
-    return parent.isEmpty ? sibling : PathText.appending(sibling, to: parent)
+    return PathText.appending(sibling, to: PathText.deletingLastComponent(folder))
   }
 
   /// A session over `items` (already in display order) filing into `folder`.

@@ -244,7 +244,7 @@ public final class ReviewSession {
       ("srt", Subtitles.srt(markers: movie.markers, duration: movie.duration)),
     ] {
       let name = "\(id).\(ext)"
-      let path = base.isEmpty ? name : PathText.appending(name, to: base)
+      let path = PathText.appending(name, to: base)
       guard FileManager.default.fileExists(atPath: path) else { continue }
       do {
         try DurableFile(path).write(Array(text.utf8))

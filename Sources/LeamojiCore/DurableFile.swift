@@ -209,7 +209,6 @@ public struct DurableFile: Sendable {
   }
 
   private func sibling(_ name: String) -> String {
-    let parent = PathText.deletingLastComponent(path)
-    return parent.isEmpty ? name : PathText.appending(name, to: parent)
+    PathText.appending(name, to: PathText.deletingLastComponent(path))
   }
 }

@@ -58,10 +58,9 @@ final class TemporaryFiles: @unchecked Sendable {
   /// - Throws: the `errno` of the failure.
   func create(for target: String) throws(SystemError) -> (descriptor: Int32, path: String) {
     let parent = PathText.deletingLastComponent(target)
-    let prefix = parent.isEmpty ? "" : parent == "/" ? "/" : parent + "/"
     let name = PathText.lastComponent(target)
     for _ in 0..<16 {
-      let temporary = prefix + Self.name(for: name)
+      let temporary = PathText.appending(Self.name(for: name), to: parent)
       let descriptor = open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)
       if descriptor < 0 {
         if errno == EEXIST || errno == EINTR { continue }

@@ -1,6 +1,6 @@
 extension StringProtocol {
-  /// The text without leading and trailing white space (Foundation's
-  /// `trimmingCharacters(in: .whitespaces)` for what leamoji parses: option lists, file lines).
+  /// The text without leading and trailing white space, line breaks included (Foundation's
+  /// `trimmingCharacters(in: .whitespacesAndNewlines)`), for what leamoji parses: option lists.
   public var trimmingWhitespace: String {
     String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }

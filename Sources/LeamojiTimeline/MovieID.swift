@@ -20,11 +20,8 @@ public enum MovieID {
 
   /// `"Ça Fait Peur!.mp4"` → `"ca-fait-peur"`, `"/films/My.Movie.v2.mkv"` → `"my-movie-v2"`.
   public static func slug(fromFileName fileName: String) -> String {
-    let name = PathText.lastComponent(fileName)
-    let stem =
-      name.hasPrefix(".") && !name.dropFirst().contains(".")
-      ? name : PathText.deletingExtension(name)
-    return slug(stem)
+    // (A name whose only dot is its first, such as `.mp4`, has no extension.)
+    slug(PathText.deletingExtension(PathText.lastComponent(fileName)))
   }
 
   /// The slug of an arbitrary text (no extension is removed).

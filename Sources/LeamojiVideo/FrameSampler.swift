@@ -110,7 +110,8 @@ public final class FrameSampler {
     }
     outputSize = size ?? file.clock.displaySize
     previewSize = previewWidth.map { file.clock.uprightSize(width: $0) }
-    self.previewsOnRequest = previewsOnRequest
+    // Without a preview size there is nothing to ask for: no picture is kept for it.
+    self.previewsOnRequest = previewsOnRequest && previewSize != nil
   }
 
   /// The next sample, or nil when the video has no more.
