@@ -2,6 +2,8 @@
 # Both install the Debian packages they need (with sudo when not root) and then build.
 
 SWIFT ?= swift
+# Recipes use bash (pipefail-style status of `swift test` under tee).
+SHELL := /bin/bash
 # The FFmpeg development libraries leamoji links against.
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
@@ -46,9 +48,16 @@ demo: release
 
 # Checks the formatting (lint), runs the whole test suite, then a short mutation-fuzzing run
 # (200 cases, about 20 s).
+# The run's output is also kept in .build/test-output.txt; when it fails, the failed tests'
+# lines are printed again at the end, where a CI log's tail shows them.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$${PIPESTATUS[0]}; \
+	if [ "$$status" -ne 0 ]; then \
+	  echo "== make test: the failed tests (all output in .build/test-output.txt) =="; \
+	  grep -E '✘|error:|Expectation failed|recorded an issue' .build/test-output.txt | grep -v 'known issue' | head -40; \
+	  exit "$$status"; \
+	fi
 	$(MAKE) --no-print-directory fuzz-short
 
 # The code's layout follows .swift-format (swift-format ships with the Swift toolchain):
