@@ -82,13 +82,21 @@ struct ClassifierFileTests {
     #expect(header.contains(#""layers":"[{\"in\":3,\"kernel\":3,\"name\":\"conv1\",\"out\":16,"#))
   }
 
+  /// The model file shipped until issue 11 and today's, each as its bytes and decoded.
+  static func oldAndShippedModels() throws -> [(
+    path: String, bytes: [UInt8], classifier: Classifier
+  )] {
+    try [oldModelPath, shippedModelPath].map { path in
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      return (path, bytes, try Classifier.decode(bytes, path: "shipped"))
+    }
+  }
+
   @Test(
     "an old file (the model shipped until issue 11) and the shipped model load and are written again byte for byte"
   )
   func shippedModel() throws {
-    for path in [oldModelPath, shippedModelPath] {
-      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-      let classifier = try Classifier.decode(bytes, path: "shipped")
+    for (_, bytes, classifier) in try Self.oldAndShippedModels() {
       #expect(classifier.labels == Label.standard)
       #expect(classifier.inputSize == PixelSize(width: 64, height: 64))
       #expect(classifier.encoded() == bytes)
@@ -99,9 +107,7 @@ struct ClassifierFileTests {
     "the shipped model and the old one: inference buffers give the logits of training buffers, bit for bit"
   )
   func shippedModelInferenceBits() throws {
-    for path in [oldModelPath, shippedModelPath] {
-      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-      let classifier = try Classifier.decode(bytes, path: "shipped")
+    for (path, _, classifier) in try Self.oldAndShippedModels() {
       let maker = BatchMaker(size: classifier.inputSize, normalisation: classifier.normalisation)
       for (count, threads) in [(1, 1), (3, 2), (64, 2), (7, 1)] {
         let images = (0..<count).map { patternImage(kind: $0 % 3, seed: UInt64(count + $0)) }
