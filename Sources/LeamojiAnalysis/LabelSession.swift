@@ -214,6 +214,14 @@ public final class LabelSession {
   @discardableResult
   public func undo() throws(LeamojiError) -> Outcome {
     guard let last = journal.decisions.last else { return .nothingToUndo }
+    // The journal forgets the decision before its PNG goes: a kill in between leaves a PNG
+    // nobody recorded, never a record of a missing PNG.
+    var journal = self.journal
+    journal.decisions.removeLast()
+    try journal.write(folder: folder)
+    self.journal = journal
+    decided.remove(last.item)
+    if let index = items.firstIndex(where: { $0.name == last.item }) { current = index }
     if let file = last.file {
       let root = last.test ? testFolder : folder
       let path = PathText.appending(file, to: root)
@@ -228,12 +236,6 @@ public final class LabelSession {
       // An empty label folder would stop `train` ("no images"): remove it when it is empty.
       _ = rmdir(PathText.deletingLastComponent(path))
     }
-    var journal = self.journal
-    journal.decisions.removeLast()
-    try journal.write(folder: folder)
-    self.journal = journal
-    decided.remove(last.item)
-    if let index = items.firstIndex(where: { $0.name == last.item }) { current = index }
     return .undone(item: last.item, label: last.label)
   }
 

@@ -263,14 +263,23 @@ public final class ReviewSession {
     let naming = try LabelSession(folder: folder, testShare: 0, labels: labels, items: [])
     var journal = naming.journal
     var decisions: [LabelJournal.Decision] = []
+    // Seconds decided earlier: forgotten by the journal first, then their PNGs removed, so that
+    // a process killed in between leaves a PNG nobody recorded, never a record without its PNG.
+    var names: [String] = []
     var time = edit.from.rounded(.up)
+    while time < edit.to {
+      names.append(LabelSources.frameName(videoID: id, time: time))
+      time += 1
+    }
+    let earlier = journal.decisions.filter { names.contains($0.item) }
+    if !earlier.isEmpty {
+      try unfile(earlier, in: folder, journal: &journal)
+    }
+    time = edit.from.rounded(.up)
     while time < edit.to {
       let name = LabelSources.frameName(videoID: id, time: time)
       let file = naming.folderName(for: edit.label, in: folder) + "/" + name + ".png"
       let old = previous.markers.last { $0.second <= time + 0.0005 }
-      if let earlier = journal.decisions.first(where: { $0.item == name }) {
-        try unfile([earlier], in: folder, journal: &journal)
-      }
       let path = PathText.appending(file, to: folder)
       do {
         try FileManager.default.createDirectory(
@@ -299,28 +308,30 @@ public final class ReviewSession {
   {
     var journal = try LabelJournal.read(folder: folder)
     try unfile(decisions, in: folder, journal: &journal)
-    try journal.write(folder: folder)
   }
 
-  /// Removes the PNGs of `decisions` (and a label folder left empty) and their journal entries.
+  /// Takes `decisions` out of the journal and writes it, then removes their PNGs (and a label
+  /// folder left empty): a kill in between leaves an unrecorded PNG, not a record of a missing
+  /// one.
   private func unfile(
     _ decisions: [LabelJournal.Decision], in folder: String, journal: inout LabelJournal
   ) throws(LeamojiError) {
+    let items = Set(decisions.map(\.item))
+    journal.decisions.removeAll { items.contains($0.item) }
+    try journal.write(folder: folder)
     for decision in decisions {
-      if let file = decision.file {
-        let root = decision.test ? LabelSession.testFolder(for: folder) : folder
-        let path = PathText.appending(file, to: root)
-        if FileManager.default.fileExists(atPath: path) {
-          do {
-            try FileManager.default.removeItem(atPath: path)
-          } catch {
-            throw LeamojiError(
-              "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
-          }
+      guard let file = decision.file else { continue }
+      let root = decision.test ? LabelSession.testFolder(for: folder) : folder
+      let path = PathText.appending(file, to: root)
+      if FileManager.default.fileExists(atPath: path) {
+        do {
+          try FileManager.default.removeItem(atPath: path)
+        } catch {
+          throw LeamojiError(
+            "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
         }
-        _ = rmdir(PathText.deletingLastComponent(path))
       }
-      journal.decisions.removeAll { $0.item == decision.item }
+      _ = rmdir(PathText.deletingLastComponent(path))
     }
   }
 }

@@ -103,6 +103,24 @@ struct LabelSessionTests {
     #expect(try again.undo() == .nothingToUndo)
   }
 
+  @Test(
+    "undo forgets the decision before removing its PNG: a journal that cannot be written keeps the PNG"
+  )
+  func undoForgetsFirst() throws {
+    let root = try Repository.scratchFolder("label-undo-order")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let folder = root.appendingPathComponent("labels")
+    let session = try LabelSession(
+      folder: folder.path, testShare: 0, labels: Self.labels, items: Self.items)
+    try session.decide("scary", picture: Self.picture)
+    // The journal's name taken by a folder: its next write fails.
+    let journal = folder.appendingPathComponent(".leamoji-label.json")
+    try FileManager.default.removeItem(at: journal)
+    try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+    #expect(throws: LeamojiError.self) { try session.undo() }
+    #expect(Self.files(in: folder) == ["Scary/clip-0.png"], "the PNG stays while recorded")
+  }
+
   @Test("test share: decisions go to the sibling folder laid out the same way")
   func siblingTestFolder() throws {
     let root = try Repository.scratchFolder("label-test-share")

@@ -91,6 +91,33 @@ struct ReviewSessionTests {
     #expect(try again.undo() == .nothingToUndo)
   }
 
+  @Test(
+    "correcting filed seconds again: the journal forgets them before their PNGs go, so a failure midway leaves no record of a missing PNG"
+  )
+  func journalForgetsFirst() throws {
+    let folder = try Repository.scratchFolder("review-order")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try Self.store(in: folder)
+    let labels = folder.appendingPathComponent("labels").path
+    let session = try ReviewSession(
+      video: "film.mp4", store: store, folder: labels, encode: { _ in [1, 2, 3] })
+    session.moveScene(1)
+    session.moveSecond(2)
+    _ = try session.set("neutral") { _ in Self.picture }
+    // Filing seconds 8-13 again as happy fails at second 9 (as a kill there would stop it).
+    #expect(throws: LeamojiError.self) {
+      try session.set("happy") { (time: Double) throws(LeamojiError) -> RGBImage in
+        if time > 8 { throw LeamojiError("no frame at \(time)", kind: .unexpected) }
+        return Self.picture
+      }
+    }
+    let recorded = try LabelJournal.read(folder: labels).decisions.compactMap(\.file)
+    for file in recorded {
+      #expect(
+        FileManager.default.fileExists(atPath: labels + "/" + file), "\(file) is recorded")
+    }
+  }
+
   @Test("a video without an entry is one line naming the file")
   func noEntry() throws {
     let folder = try Repository.scratchFolder("review-none")
