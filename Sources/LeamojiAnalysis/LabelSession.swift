@@ -222,21 +222,27 @@ public final class LabelSession {
     self.journal = journal
     decided.remove(last.item)
     if let index = items.firstIndex(where: { $0.name == last.item }) { current = index }
-    if let file = last.file {
-      let root = last.test ? testFolder : folder
-      let path = PathText.appending(file, to: root)
-      if FileManager.default.fileExists(atPath: path) {
-        do {
-          try FileManager.default.removeItem(atPath: path)
-        } catch {
-          throw LeamojiError(
-            "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
-        }
-      }
-      // An empty label folder would stop `train` ("no images"): remove it when it is empty.
-      _ = rmdir(PathText.deletingLastComponent(path))
-    }
+    try Self.removePicture(of: last, in: folder, testFolder: testFolder)
     return .undone(item: last.item, label: last.label)
+  }
+
+  /// Removes the PNG `decision` filed in `folder` (or in `testFolder`), and its label folder
+  /// when that leaves it empty: an empty label folder would stop `train` ("no images").
+  static func removePicture(
+    of decision: LabelJournal.Decision, in folder: String, testFolder: String
+  ) throws(LeamojiError) {
+    guard let file = decision.file else { return }
+    let root = decision.test ? testFolder : folder
+    let path = PathText.appending(file, to: root)
+    if FileManager.default.fileExists(atPath: path) {
+      do {
+        try FileManager.default.removeItem(atPath: path)
+      } catch {
+        throw LeamojiError(
+          "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
+      }
+    }
+    _ = rmdir(PathText.deletingLastComponent(path))
   }
 
   /// True when the `number`-th decision of a label (1-based) goes to the test folder: the

@@ -320,18 +320,8 @@ public final class ReviewSession {
     journal.decisions.removeAll { items.contains($0.item) }
     try journal.write(folder: folder)
     for decision in decisions {
-      guard let file = decision.file else { continue }
-      let root = decision.test ? LabelSession.testFolder(for: folder) : folder
-      let path = PathText.appending(file, to: root)
-      if FileManager.default.fileExists(atPath: path) {
-        do {
-          try FileManager.default.removeItem(atPath: path)
-        } catch {
-          throw LeamojiError(
-            "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
-        }
-      }
-      _ = rmdir(PathText.deletingLastComponent(path))
+      try LabelSession.removePicture(
+        of: decision, in: folder, testFolder: LabelSession.testFolder(for: folder))
     }
   }
 }

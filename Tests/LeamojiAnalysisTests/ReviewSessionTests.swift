@@ -28,6 +28,19 @@ struct ReviewSessionTests {
 
   static let picture = RGBImage(width: 4, height: 2, fill: RGB(10, 20, 30))
 
+  /// A session on `film` filing into `folder/labels`, at second 8 (inside the scary scene).
+  static func filingSession(in folder: URL) throws -> (
+    session: ReviewSession, store: MovieStore, labels: String
+  ) {
+    let store = try Self.store(in: folder)
+    let labels = folder.appendingPathComponent("labels").path
+    let session = try ReviewSession(
+      video: "film.mp4", store: store, folder: labels, encode: { _ in [1, 2, 3] })
+    session.moveScene(1)
+    session.moveSecond(2)
+    return (session, store, labels)
+  }
+
   @Test("moves clamp to the video; ↑ goes to the scene's start first, then the previous scene")
   func moves() throws {
     let folder = try Repository.scratchFolder("review-moves")
@@ -55,12 +68,7 @@ struct ReviewSessionTests {
   func correctAndUndo() throws {
     let folder = try Repository.scratchFolder("review-set")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try Self.store(in: folder)
-    let labels = folder.appendingPathComponent("labels").path
-    let session = try ReviewSession(
-      video: "film.mp4", store: store, folder: labels, encode: { _ in [1, 2, 3] })
-    session.moveScene(1)
-    session.moveSecond(2)
+    let (session, store, labels) = try Self.filingSession(in: folder)
     #expect(try session.set("scary") { _ in Self.picture } == .unchanged)
     let outcome = try session.set("neutral") { _ in Self.picture }
     #expect(outcome == .corrected(from: 8, to: 14, label: "neutral", filed: 6))
@@ -97,12 +105,7 @@ struct ReviewSessionTests {
   func journalForgetsFirst() throws {
     let folder = try Repository.scratchFolder("review-order")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try Self.store(in: folder)
-    let labels = folder.appendingPathComponent("labels").path
-    let session = try ReviewSession(
-      video: "film.mp4", store: store, folder: labels, encode: { _ in [1, 2, 3] })
-    session.moveScene(1)
-    session.moveSecond(2)
+    let (session, _, labels) = try Self.filingSession(in: folder)
     _ = try session.set("neutral") { _ in Self.picture }
     // Filing seconds 8-13 again as happy fails at second 9 (as a kill there would stop it).
     #expect(throws: LeamojiError.self) {
