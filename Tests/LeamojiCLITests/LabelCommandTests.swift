@@ -203,12 +203,14 @@ struct LabelCommandTests {
     }
     try #require(screen.contains("frame 1 of 24"), "\(screen)")
     try tmux.type("s")
-    for _ in 0..<100 where !screen.contains("frame 2 of 24") {
-      usleep(20_000)
+    // The decision must be read before Ctrl-C, which the terminal turns into a signal at once.
+    for _ in 0..<600 where !screen.contains("frame 2 of 24") {
+      usleep(50_000)
       screen = try tmux.screen()
     }
+    try #require(screen.contains("frame 2 of 24"), "\(screen)")
     try tmux.type("C-c")
-    for _ in 0..<100 where !screen.contains("decisions this run") {
+    for _ in 0..<300 where !screen.contains("decisions this run") {
       usleep(100_000)
       screen = try tmux.screen()
     }
@@ -216,7 +218,7 @@ struct LabelCommandTests {
     #expect(try !tmux.alternateScreenOn())
     #expect(labelledFiles(in: labels) == ["Scary/night-walk-0.png"])
     try tmux.type("echo restored-$((6 * 7))", "Enter")
-    for _ in 0..<50 where !screen.contains("restored-42") {
+    for _ in 0..<300 where !screen.contains("restored-42") {
       usleep(100_000)
       screen = try tmux.screen()
     }

@@ -77,7 +77,7 @@ struct InteractiveRun {
     let cursor = try tmux.run(["display-message", "-t", tmux.session, "-p", "#{cursor_flag}"])
     guard cursor.stdout.hasPrefix("1") else { return false }
     try tmux.type("echo restored-$((6 * 7))", "Enter")
-    for _ in 0..<50 {
+    for _ in 0..<300 {  // up to 30 s on a busy machine
       if try tmux.screen().contains("restored-42") { return true }
       usleep(100_000)
     }

@@ -26,7 +26,7 @@ struct PlaySignalTests {
   /// The player's process id: the child of the script, once both run.
   func playerPID(in work: URL) -> pid_t? {
     let file = work.appendingPathComponent("script.pid")
-    for _ in 0..<200 {
+    for _ in 0..<1_500 {  // up to 30 s on a busy machine
       let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
       if let script = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
         let child = childPID(of: script)
@@ -99,7 +99,7 @@ struct PlaySignalTests {
     // Raw mode is gone: the shell reads a typed line again (echo, Enter ends the line).
     try tmux.type("echo restored-$((6 * 7))", "Enter")
     var back = ""
-    for _ in 0..<50 where !back.contains("restored-42") {
+    for _ in 0..<300 where !back.contains("restored-42") {
       usleep(100_000)
       back = try tmux.screen()
     }
