@@ -263,22 +263,22 @@ public final class ReviewSession {
     let naming = try LabelSession(folder: folder, testShare: 0, labels: labels, items: [])
     var journal = naming.journal
     var decisions: [LabelJournal.Decision] = []
-    // Seconds decided earlier: forgotten by the journal first, then their PNGs removed, so that
-    // a process killed in between leaves a PNG nobody recorded, never a record without its PNG.
-    var names: [String] = []
+    var seconds: [(time: Double, name: String)] = []
     var time = edit.from.rounded(.up)
     while time < edit.to {
-      names.append(LabelSources.frameName(videoID: id, time: time))
+      seconds.append((time, LabelSources.frameName(videoID: id, time: time)))
       time += 1
     }
+    // Seconds decided earlier: forgotten by the journal first, then their PNGs removed, so that
+    // a process killed in between leaves a PNG nobody recorded, never a record without its PNG.
+    let names = Set(seconds.map(\.name))
     let earlier = journal.decisions.filter { names.contains($0.item) }
     if !earlier.isEmpty {
       try unfile(earlier, in: folder, journal: &journal)
     }
-    time = edit.from.rounded(.up)
-    while time < edit.to {
-      let name = LabelSources.frameName(videoID: id, time: time)
-      let file = naming.folderName(for: edit.label, in: folder) + "/" + name + ".png"
+    let labelFolder = naming.folderName(for: edit.label, in: folder)
+    for (time, name) in seconds {
+      let file = labelFolder + "/" + name + ".png"
       let old = previous.markers.last { $0.second <= time + 0.0005 }
       let path = PathText.appending(file, to: folder)
       do {
@@ -298,7 +298,6 @@ public final class ReviewSession {
         confidence: old.map { ($0.confidence * 10_000).rounded() / 10_000 })
       journal.decisions.append(decision)
       decisions.append(decision)
-      time += 1
     }
     try journal.write(folder: folder)
     return decisions

@@ -18,7 +18,7 @@ public struct PosterPicker: Sendable {
     let (mean, deviation) = PosterPicker.lumaStatistics(image)
     if fallback == nil || mean > fallback!.luma { fallback = (time, image, mean) }
     guard mean >= 0.12, deviation >= 0.04 else { return }
-    if best == nil || confidence > best!.score { best = (time, image, confidence) }
+    if couldChoose(confidence: confidence) { best = (time, image, confidence) }
   }
 
   /// Whether a sample with this confidence could change the choice, so that its image is
