@@ -216,9 +216,9 @@ struct ClassifierFileTests {
       }) == .missingTensor(name: "fc.bias"))
     #expect(
       try problem(edit: { _, m in
-        m["version"] = "3"
+        m["version"] = "4"
         m["labels"] = "{"
-      }) == .unsupportedVersion(found: "3"))
+      }) == .unsupportedVersion(found: "4"))
   }
 
   /// Random corruption of a valid file is always either accepted or rejected with an error —

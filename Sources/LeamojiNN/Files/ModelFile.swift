@@ -20,8 +20,15 @@ public struct ModelFile: Sendable {
   /// `dropout` layers and their buffers); version 1 readers refuse them with a clear
   /// "unsupported version".
   public static let version2 = "2"
+  /// The version of files whose network has MobileNet-style layers (grouped or "same"-padded
+  /// `conv2d`, `relu6`, `residual`).
+  public static let version3 = "3"
   /// Every version this code reads.
-  public static let readableVersions: Set<String> = [version, version2]
+  public static let readableVersions: Set<String> = [version, version2, version3]
+  /// The version text for a network made of `specs`: its layers' highest required version.
+  static func version(for specs: [LayerSpec]) -> String {
+    String(specs.map(\.requiredVersion).max() ?? 1)
+  }
 
   /// The file as the caller named it; every error names it.
   public let path: String
@@ -115,11 +122,11 @@ public struct ModelFile: Sendable {
         throw failure(.invalidLayers(reason: "layer \(i): \(problem)"))
       }
     }
-    if (try? entry("version")) == ModelFile.version,
-      let newer = specs.first(where: { !$0.isVersion1 })
+    if let stated = (try? entry("version")).flatMap({ Int($0) }),
+      let newer = specs.first(where: { $0.requiredVersion > stated })
     {
       throw failure(
-        .invalidLayers(reason: "\(newer) needs model file version \(ModelFile.version2)"))
+        .invalidLayers(reason: "\(newer) needs model file version \(newer.requiredVersion)"))
     }
     let all = specs.flatMap { $0.parameterShapes + $0.bufferShapes }
     var expected: [String: [Int]] = [:]
@@ -156,7 +163,7 @@ public struct ModelFile: Sendable {
   public static func contents(of network: Network, metadata: [String: String]) -> SafetensorsFile {
     var all = metadata
     all["format"] = format
-    all["version"] = network.specs.allSatisfy(\.isVersion1) ? version : version2
+    all["version"] = version(for: network.specs)
     all["input"] = network.inputShape.map(String.init).joined(separator: "x")
     all["layers"] = jsonEntry(network.specs)
     let integers = network.specs.flatMap(\.integerBufferNames)

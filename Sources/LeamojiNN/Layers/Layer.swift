@@ -54,7 +54,9 @@ extension Layer {
 /// `{"type":"relu"}`, `{"type":"maxpool2d","kernel":2,"stride":2}`, `{"type":"globalavgpool"}`,
 /// `{"type":"flatten"}`, `{"type":"linear","name":"fc","in":64,"out":3}`,
 /// `{"type":"batchnorm2d","name":"bn1","features":16,"eps":1e-05,"momentum":0.1}`,
-/// `{"type":"dropout","p":0.2}`.
+/// `{"type":"dropout","p":0.2}`; for MobileNet-style networks (model file version 3)
+/// `{"type":"conv2d",...,"padding":"same","groups":32}`, `{"type":"relu6"}` and
+/// `{"type":"residual","layers":[...]}`.
 public enum LayerSpec: Equatable, Hashable, Sendable {
   /// 2-D convolution with a square kernel; parameters `<name>.weight` `[out, in, kernel, kernel]`
   /// and `<name>.bias` `[out]`.
@@ -79,6 +81,19 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   /// Dropout with probability `p`: in training each element is zeroed with probability `p`
   /// and the others scaled by `1 / (1 - p)` (PyTorch's `Dropout`); in inference the identity.
   case dropout(p: Double)
+  /// The general 2-D convolution, still JSON type `conv2d`: `groups` splits the channels into
+  /// that many independent convolutions (depthwise when `groups == in == out`), and the padding
+  /// may be TensorFlow's `"same"`. Parameters `<name>.weight` `[out, in / groups, kernel,
+  /// kernel]` (PyTorch layout) and `<name>.bias` `[out]`. A description with one group and a
+  /// number as padding is always the plain `conv2d` case (`LayerSpec.convolution2d`).
+  case convolution(
+    name: String, inChannels: Int, outChannels: Int, kernel: Int, stride: Int,
+    padding: ConvolutionPadding, groups: Int)
+  /// min(max(x, 0), 6) element-wise (MobileNet's activation).
+  case relu6
+  /// `x + body(x)`: the skip connection of an inverted-residual block. `layers` must map a
+  /// sample's shape to the same shape; their parameters are named by their own layers.
+  case residual(layers: [LayerSpec])
 
   /// PyTorch's `BatchNorm2d` defaults.
   public static let defaultBatchNormEps = 1e-5
@@ -100,7 +115,11 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       return [("\(name).weight", [o, i]), ("\(name).bias", [o])]
     case .batchNorm2d(let name, let f, _, _):
       return [("\(name).weight", [f]), ("\(name).bias", [f])]
-    case .relu, .maxPool2d, .globalAvgPool, .flatten, .dropout:
+    case .convolution(let name, let i, let o, let k, _, _, let g):
+      return [("\(name).weight", [o, i / max(g, 1), k, k]), ("\(name).bias", [o])]
+    case .residual(let layers):
+      return layers.flatMap(\.parameterShapes)
+    case .relu, .maxPool2d, .globalAvgPool, .flatten, .dropout, .relu6:
       return []
     }
   }
@@ -114,6 +133,8 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
         ("\(name).running_mean", [f]), ("\(name).running_var", [f]),
         ("\(name).num_batches_tracked", []),
       ]
+    case .residual(let layers):
+      return layers.flatMap(\.bufferShapes)
     default:
       return []
     }
@@ -121,8 +142,11 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
 
   /// The buffers PyTorch keeps as integers (`num_batches_tracked`): stored as I64.
   public var integerBufferNames: [String] {
-    if case .batchNorm2d(let name, _, _, _) = self { return ["\(name).num_batches_tracked"] }
-    return []
+    switch self {
+    case .batchNorm2d(let name, _, _, _): return ["\(name).num_batches_tracked"]
+    case .residual(let layers): return layers.flatMap(\.integerBufferNames)
+    default: return []
+    }
   }
 
   /// True for layers that behave differently in training (batch statistics, dropout masks):
@@ -130,25 +154,66 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   public var dependsOnTrainingMode: Bool {
     switch self {
     case .batchNorm2d, .dropout: return true
+    case .residual(let layers): return layers.contains(where: \.dependsOnTrainingMode)
     default: return false
     }
   }
 
-  /// True for layer types that model file version 1 already knew (such a network is written
-  /// as version 1, so files of the old kinds stay byte-identical).
-  public var isVersion1: Bool { !dependsOnTrainingMode }
+  /// The oldest model file version that knows this layer: 1 for the first layer types, 2 for
+  /// batch norm and dropout, 3 for grouped or "same"-padded convolutions, ReLU6 and residual
+  /// blocks. A file is written with its layers' highest, so files of the old kinds stay
+  /// byte-identical.
+  public var requiredVersion: Int {
+    switch self {
+    case .batchNorm2d, .dropout: return 2
+    case .convolution, .relu6: return 3
+    case .residual(let layers): return layers.map(\.requiredVersion).max() ?? 3
+    default: return 1
+    }
+  }
+
+  /// Every layer name in this description, nested ones included (residual blocks).
+  public var allNames: [String] {
+    if case .residual(let layers) = self { return layers.flatMap(\.allNames) }
+    return name.map { [$0] } ?? []
+  }
+
+  /// The largest nesting of residual blocks a description may use, and the most layers one
+  /// block may hold (limits for untrusted files).
+  public static let maxResidualDepth = 4
+  /// The most layers one residual block may hold.
+  public static let maxResidualLayers = 64
+
+  /// A convolution description in its simplest case: plain `conv2d` for one group and a
+  /// number as padding, else `convolution`.
+  public static func convolution2d(
+    name: String, inChannels: Int, outChannels: Int, kernel: Int, stride: Int,
+    padding: ConvolutionPadding, groups: Int = 1
+  ) -> LayerSpec {
+    if groups == 1, case .symmetric(let p) = padding {
+      return .conv2d(
+        name: name, inChannels: inChannels, outChannels: outChannels, kernel: kernel,
+        stride: stride, padding: p)
+    }
+    return .convolution(
+      name: name, inChannels: inChannels, outChannels: outChannels, kernel: kernel,
+      stride: stride, padding: padding, groups: groups)
+  }
 
   /// The layer name for layers with parameters.
   public var name: String? {
     switch self {
     case .conv2d(let name, _, _, _, _, _), .linear(let name, _, _): return name
     case .batchNorm2d(let name, _, _, _): return name
+    case .convolution(let name, _, _, _, _, _, _): return name
     default: return nil
     }
   }
 
   /// Why these numbers are unusable, or nil when they are fine.
-  public var problem: String? {
+  public var problem: String? { problem(depth: 0) }
+
+  private func problem(depth: Int) -> String? {
     func bad(_ v: Int, _ what: String, _ range: ClosedRange<Int>) -> String? {
       range.contains(v) ? nil : "\(what) \(v) is outside \(range.lowerBound)...\(range.upperBound)"
     }
@@ -182,7 +247,34 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
       return nil
     case .dropout(let p):
       return p.isFinite && p >= 0 && p < 1 ? nil : "dropout p \(p) is outside [0, 1)"
-    case .relu, .globalAvgPool, .flatten:
+    case .convolution(let name, let i, let o, let k, let s, let padding, let g):
+      if let p = badName(name) ?? bad(i, "in", f) ?? bad(o, "out", f) ?? bad(k, "kernel", w)
+        ?? bad(s, "stride", w) ?? bad(g, "groups", f)
+      {
+        return p
+      }
+      if case .symmetric(let p) = padding, let b = bad(p, "padding", 0...LayerSpec.maxWindow) {
+        return b
+      }
+      guard i % g == 0, o % g == 0 else {
+        return "groups \(g) must divide in \(i) and out \(o)"
+      }
+      return nil
+    case .residual(let layers):
+      guard depth < LayerSpec.maxResidualDepth else {
+        return "residual blocks nest deeper than \(LayerSpec.maxResidualDepth)"
+      }
+      guard (1...LayerSpec.maxResidualLayers).contains(layers.count) else {
+        return "a residual block holds 1 to \(LayerSpec.maxResidualLayers) layers"
+      }
+      if layers.contains(where: \.dependsOnTrainingMode) {
+        return "a residual block may not hold batchnorm2d or dropout (fold them first)"
+      }
+      for (i, inner) in layers.enumerated() {
+        if let p = inner.problem(depth: depth + 1) { return "residual layer \(i): \(p)" }
+      }
+      return nil
+    case .relu, .globalAvgPool, .flatten, .relu6:
       return nil
     }
   }
@@ -235,113 +327,24 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   }
 }
 
-extension LayerSpec: Codable {
-  private enum Key: String, CodingKey, CaseIterable {
-    case type, name, `in`, out, kernel, stride, padding, features, eps, momentum, p
-  }
+/// How a convolution pads its input.
+public enum ConvolutionPadding: Equatable, Hashable, Sendable {
+  /// This many zeros on every side (PyTorch's `padding=p`).
+  case symmetric(Int)
+  /// TensorFlow's "SAME": the output is `ceil(size / stride)` and the zeros needed for it are
+  /// split with the extra one at the bottom and right.
+  case same
 
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: Key.self)
-    let type = try c.decode(String.self, forKey: .type)
-    let allowed: Set<Key>
-    switch type {
-    case "conv2d":
-      allowed = [.type, .name, .in, .out, .kernel, .stride, .padding]
-      self = .conv2d(
-        name: try c.decode(String.self, forKey: .name),
-        inChannels: try c.decode(Int.self, forKey: .in),
-        outChannels: try c.decode(Int.self, forKey: .out),
-        kernel: try c.decode(Int.self, forKey: .kernel),
-        stride: try c.decodeIfPresent(Int.self, forKey: .stride) ?? 1,
-        padding: try c.decodeIfPresent(Int.self, forKey: .padding) ?? 0)
-    case "relu":
-      allowed = [.type]
-      self = .relu
-    case "maxpool2d":
-      allowed = [.type, .kernel, .stride]
-      let k = try c.decode(Int.self, forKey: .kernel)
-      self = .maxPool2d(kernel: k, stride: try c.decodeIfPresent(Int.self, forKey: .stride) ?? k)
-    case "globalavgpool":
-      allowed = [.type]
-      self = .globalAvgPool
-    case "flatten":
-      allowed = [.type]
-      self = .flatten
-    case "linear":
-      allowed = [.type, .name, .in, .out]
-      self = .linear(
-        name: try c.decode(String.self, forKey: .name),
-        inFeatures: try c.decode(Int.self, forKey: .in),
-        outFeatures: try c.decode(Int.self, forKey: .out))
-    case "batchnorm2d":
-      allowed = [.type, .name, .features, .eps, .momentum]
-      self = .batchNorm2d(
-        name: try c.decode(String.self, forKey: .name),
-        features: try c.decode(Int.self, forKey: .features),
-        eps: try c.decodeIfPresent(Double.self, forKey: .eps) ?? LayerSpec.defaultBatchNormEps,
-        momentum: try c.decodeIfPresent(Double.self, forKey: .momentum)
-          ?? LayerSpec.defaultBatchNormMomentum)
-    case "dropout":
-      allowed = [.type, .p]
-      self = .dropout(p: try c.decode(Double.self, forKey: .p))
-    default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: c, debugDescription: "unknown layer type \"\(type)\"")
-    }
-    // Reject keys we do not understand (e.g. "dilation"): ignoring them would compute
-    // something other than what the file describes.
-    let raw = try decoder.container(keyedBy: AnyKey.self)
-    if let extra = raw.allKeys.first(where: {
-      Key(rawValue: $0.stringValue).map { !allowed.contains($0) } ?? true
-    }) {
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: c,
-        debugDescription: "unsupported key \"\(extra.stringValue)\" for \(type)")
-    }
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Key.self)
+  /// The zeros before (top or left) and after (bottom or right) an input of `size` along one
+  /// axis.
+  public func amounts(size: Int, kernel: Int, stride: Int) -> (before: Int, after: Int) {
     switch self {
-    case .conv2d(let name, let i, let o, let k, let s, let p):
-      try c.encode("conv2d", forKey: .type)
-      try c.encode(name, forKey: .name)
-      try c.encode(i, forKey: .in)
-      try c.encode(o, forKey: .out)
-      try c.encode(k, forKey: .kernel)
-      try c.encode(s, forKey: .stride)
-      try c.encode(p, forKey: .padding)
-    case .relu:
-      try c.encode("relu", forKey: .type)
-    case .maxPool2d(let k, let s):
-      try c.encode("maxpool2d", forKey: .type)
-      try c.encode(k, forKey: .kernel)
-      try c.encode(s, forKey: .stride)
-    case .globalAvgPool:
-      try c.encode("globalavgpool", forKey: .type)
-    case .flatten:
-      try c.encode("flatten", forKey: .type)
-    case .linear(let name, let i, let o):
-      try c.encode("linear", forKey: .type)
-      try c.encode(name, forKey: .name)
-      try c.encode(i, forKey: .in)
-      try c.encode(o, forKey: .out)
-    case .batchNorm2d(let name, let f, let eps, let momentum):
-      try c.encode("batchnorm2d", forKey: .type)
-      try c.encode(name, forKey: .name)
-      try c.encode(f, forKey: .features)
-      try c.encode(eps, forKey: .eps)
-      try c.encode(momentum, forKey: .momentum)
-    case .dropout(let p):
-      try c.encode("dropout", forKey: .type)
-      try c.encode(p, forKey: .p)
+    case .symmetric(let p):
+      return (p, p)
+    case .same:
+      let out = (size + stride - 1) / stride
+      let total = max((out - 1) * stride + kernel - size, 0)
+      return (total / 2, total - total / 2)
     }
   }
-}
-
-private struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
 }

@@ -37,7 +37,7 @@ public struct Network: Sendable {
     var shapes = [inputShape]
     for (i, layer) in layers.enumerated() {
       if let problem = layer.spec.problem { throw .invalidLayer(index: i, reason: problem) }
-      if let name = layer.spec.name, !names.insert(name).inserted {
+      for name in layer.spec.allNames where !names.insert(name).inserted {
         throw .invalidLayer(index: i, reason: "duplicate layer name \"\(name)\"")
       }
       do throws(LayerShapeError) {
@@ -64,20 +64,30 @@ public struct Network: Sendable {
   public init(specs: [LayerSpec], inputShape: [Int], seed: UInt64) throws(NNError) {
     try Network.checkSizes(specs)
     var rng = SplitMix64(seed: seed)
-    let layers: [any Layer] = specs.map { spec in
-      switch spec {
-      case .conv2d(let name, let i, let o, let k, let s, let p):
-        return Conv2D(
-          name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, rng: &rng)
-      case .linear(let name, let i, let o):
-        return Linear(name: name, inFeatures: i, outFeatures: o, rng: &rng)
-      case .batchNorm2d(let name, let f, let eps, let momentum):
-        return BatchNorm2D(name: name, features: f, eps: eps, momentum: momentum)
-      default:
-        return Network.parameterFreeLayer(spec)
-      }
-    }
+    let layers = specs.map { Network.initialisedLayer($0, rng: &rng) }
     try self.init(layers: layers, inputShape: inputShape)
+  }
+
+  /// A layer for `spec` with fresh weights drawn from `rng` (residual blocks: their layers in
+  /// order).
+  private static func initialisedLayer(_ spec: LayerSpec, rng: inout SplitMix64) -> any Layer {
+    switch spec {
+    case .conv2d(let name, let i, let o, let k, let s, let p):
+      return Conv2D(
+        name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, rng: &rng)
+    case .convolution(let name, let i, let o, let k, let s, let p, let g):
+      return GroupedConv2D(
+        name: name, inChannels: i, outChannels: o, kernel: k, stride: s, padding: p, groups: g,
+        rng: &rng)
+    case .linear(let name, let i, let o):
+      return Linear(name: name, inFeatures: i, outFeatures: o, rng: &rng)
+    case .batchNorm2d(let name, let f, let eps, let momentum):
+      return BatchNorm2D(name: name, features: f, eps: eps, momentum: momentum)
+    case .residual(let inner):
+      return Residual(body: inner.map { initialisedLayer($0, rng: &rng) })
+    default:
+      return Network.parameterFreeLayer(spec)
+    }
   }
 
   /// A network with given weights, keyed by parameter name (`conv1.weight`, `fc.bias`...),
@@ -88,30 +98,7 @@ public struct Network: Sendable {
     var used = 0
     var layers: [any Layer] = []
     for spec in specs {
-      var given: [Tensor] = []
-      for (name, shape) in spec.parameterShapes + spec.bufferShapes {
-        guard let t = parameters[name] else {
-          throw .parameterMismatch(reason: "missing tensor \(name)")
-        }
-        guard t.shape == shape else {
-          throw .parameterMismatch(reason: "\(name) has shape \(t.shape), expected \(shape)")
-        }
-        given.append(t)
-        used += 1
-      }
-      switch spec {
-      case .conv2d(let name, _, _, _, let s, let p):
-        layers.append(Conv2D(name: name, stride: s, padding: p, weight: given[0], bias: given[1]))
-      case .linear(let name, _, _):
-        layers.append(Linear(name: name, weight: given[0], bias: given[1]))
-      case .batchNorm2d(let name, _, let eps, let momentum):
-        layers.append(
-          BatchNorm2D(
-            name: name, eps: eps, momentum: momentum, weight: given[0], bias: given[1],
-            runningMean: given[2], runningVar: given[3], batchesTracked: given[4]))
-      default:
-        layers.append(Network.parameterFreeLayer(spec))
-      }
+      layers.append(try Network.loadedLayer(spec, parameters: parameters, used: &used))
     }
     if used != parameters.count {
       let known = Set(specs.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
@@ -119,6 +106,43 @@ public struct Network: Sendable {
       throw .parameterMismatch(reason: "unexpected tensor \(extra)")
     }
     try self.init(layers: layers, inputShape: inputShape)
+  }
+
+  /// A layer for `spec` with its tensors taken from `parameters` by name; `used` counts them.
+  private static func loadedLayer(
+    _ spec: LayerSpec, parameters: [String: Tensor], used: inout Int
+  ) throws(NNError) -> any Layer {
+    if case .residual(let inner) = spec {
+      var body: [any Layer] = []
+      for s in inner { body.append(try loadedLayer(s, parameters: parameters, used: &used)) }
+      return Residual(body: body)
+    }
+    var given: [Tensor] = []
+    for (name, shape) in spec.parameterShapes + spec.bufferShapes {
+      guard let t = parameters[name] else {
+        throw .parameterMismatch(reason: "missing tensor \(name)")
+      }
+      guard t.shape == shape else {
+        throw .parameterMismatch(reason: "\(name) has shape \(t.shape), expected \(shape)")
+      }
+      given.append(t)
+      used += 1
+    }
+    switch spec {
+    case .conv2d(let name, _, _, _, let s, let p):
+      return Conv2D(name: name, stride: s, padding: p, weight: given[0], bias: given[1])
+    case .convolution(let name, _, _, _, let s, let p, let g):
+      return GroupedConv2D(
+        name: name, stride: s, padding: p, groups: g, weight: given[0], bias: given[1])
+    case .linear(let name, _, _):
+      return Linear(name: name, weight: given[0], bias: given[1])
+    case .batchNorm2d(let name, _, let eps, let momentum):
+      return BatchNorm2D(
+        name: name, eps: eps, momentum: momentum, weight: given[0], bias: given[1],
+        runningMean: given[2], runningVar: given[3], batchesTracked: given[4])
+    default:
+      return Network.parameterFreeLayer(spec)
+    }
   }
 
   /// Checks each description and the total parameter count before anything is allocated.
@@ -142,7 +166,9 @@ public struct Network: Sendable {
     case .globalAvgPool: return GlobalAvgPool()
     case .flatten: return Flatten()
     case .dropout(let p): return Dropout(p: p)
-    case .conv2d, .linear, .batchNorm2d: preconditionFailure("layer with parameters")
+    case .relu6: return ReLU6()
+    case .conv2d, .linear, .batchNorm2d, .convolution, .residual:
+      preconditionFailure("layer with parameters")
     }
   }
 

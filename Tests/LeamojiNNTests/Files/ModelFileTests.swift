@@ -87,7 +87,7 @@ struct ModelFileTests {
 
   @Test func wrongFormatAndVersion() throws {
     #expect(try problem(edit: { _, m in m["format"] = "pt" }) == .wrongFormat(found: "pt"))
-    #expect(try problem(edit: { _, m in m["version"] = "3" }) == .unsupportedVersion(found: "3"))
+    #expect(try problem(edit: { _, m in m["version"] = "4" }) == .unsupportedVersion(found: "4"))
     // The format is checked before the version.
     #expect(
       try problem(edit: { _, m in

