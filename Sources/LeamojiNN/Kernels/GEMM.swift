@@ -71,6 +71,36 @@ extension Kernels {
     case accumulate
   }
 
+  /// What the output pass applies as it stores `C`.
+  enum Activation: UInt8, Sendable {
+    case none = 0
+    /// max(x, 0), NaN → 0.
+    case relu = 1
+    /// min(max(x, 0), 6), NaN → 0.
+    case relu6 = 2
+  }
+
+  /// Floats of `A[m×k]` packed into the GEMM's 4-row panels (`packWeights`).
+  static func packedCount(m: Int, k: Int) -> Int {
+    (m + tileRows - 1) / tileRows * tileRows * k
+  }
+
+  /// Packs a row-major `A[m×k]` into `packedCount(m:k:)` floats, the layout `gemmPacked`
+  /// takes as `packedA`: weights used for many products are packed once.
+  static func packWeights(
+    m: Int, k: Int, a: UnsafePointer<Float>, into packed: UnsafeMutablePointer<Float>
+  ) {
+    packA(
+      m: m, k: k, a: a, aRowStride: k, aColStride: 1, tiles: (m + tileRows - 1) / tileRows,
+      into: packed)
+  }
+
+  /// Floats of scratch `gemmPacked` needs for an `m`-row product whose `A` is already packed.
+  static func gemmPrepackedScratchCount(m: Int) -> Int {
+    let paddedRows = (m + tileRows - 1) / tileRows * tileRows
+    return paddedRows + kBlock * tileColumns + tileRows * tileColumns
+  }
+
   /// Floats of scratch `gemmPacked` needs for an `m x k` product.
   static func gemmScratchCount(m: Int, k: Int) -> Int {
     let paddedRows = (m + tileRows - 1) / tileRows * tileRows
@@ -94,18 +124,27 @@ extension Kernels {
     b: UnsafePointer<Float>, bRowStride: Int, bColStride: Int,
     c: UnsafeMutablePointer<Float>, ldc: Int,
     start: GEMMStart, bias: UnsafePointer<Float>?, relu: Bool,
-    scratch: UnsafeMutablePointer<Float>, bIsPanels: Bool = false
+    scratch: UnsafeMutablePointer<Float>, bIsPanels: Bool = false,
+    activation: Activation? = nil, packedA prepacked: UnsafePointer<Float>? = nil
   ) {
     guard m > 0, n > 0 else { return }
     let tiles = (m + tileRows - 1) / tileRows
     let paddedRows = tiles * tileRows
-    let packedA = scratch
-    let packedBias = packedA + paddedRows * k
+    let packedA: UnsafePointer<Float>
+    let packedBias: UnsafeMutablePointer<Float>
+    if let prepacked {
+      packedA = prepacked
+      packedBias = scratch
+    } else {
+      packA(
+        m: m, k: k, a: a, aRowStride: aRowStride, aColStride: aColStride, tiles: tiles,
+        into: scratch)
+      packedA = UnsafePointer(scratch)
+      packedBias = scratch + paddedRows * k
+    }
     let packedB = packedBias + paddedRows
     let edgeTile = packedB + kBlock * tileColumns
-    packA(
-      m: m, k: k, a: a, aRowStride: aRowStride, aColStride: aColStride, tiles: tiles,
-      into: packedA)
+    let act = activation ?? (relu ? .relu : Activation.none)
     for i in 0..<paddedRows { packedBias[i] = bias != nil && i < m ? bias![i] : 0 }
 
     var p0 = 0
@@ -135,7 +174,7 @@ extension Kernels {
           if rows == tileRows && cols == tileColumns {
             kernel4x16(
               k: kc, a: pa, b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
-              bias: useBias ? tileBias : nil, relu: relu && last)
+              bias: useBias ? tileBias : nil, activation: last ? act : .none)
           } else {
             // Edge tile: run the full kernel on a 4x16 copy, then keep the valid part.
             for r in 0..<tileRows {
@@ -147,7 +186,7 @@ extension Kernels {
             }
             kernel4x16(
               k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
-              relu: relu && last)
+              activation: last ? act : .none)
             for r in 0..<rows {
               for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
             }
@@ -239,7 +278,7 @@ extension Kernels {
   @inline(__always)
   private static func kernel4x16(
     k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
-    ldc: Int, load: Bool, bias: UnsafePointer<Float>?, relu: Bool
+    ldc: Int, load: Bool, bias: UnsafePointer<Float>?, activation: Activation
   ) {
     let c0 = c
     let c1 = c0 + ldc
@@ -301,9 +340,12 @@ extension Kernels {
       pa += 4
       pb += 16
     }
-    if relu {
-      // max(x, 0) with NaN → 0, as the ReLU layer.
-      @inline(__always) func r(_ v: V8) -> V8 { v.replacing(with: 0, where: .!(v .> 0)) }
+    if activation != .none {
+      // max(x, 0) with NaN → 0, as the ReLU layer; ReLU6 then caps at 6.
+      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
+      @inline(__always) func r(_ v: V8) -> V8 {
+        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
+      }
       s00 = r(s00)
       s01 = r(s01)
       s10 = r(s10)

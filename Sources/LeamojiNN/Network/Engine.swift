@@ -44,6 +44,25 @@ final class Engine: @unchecked Sendable {
     case batchNorm(affine: Int, channels: Int, area: Int, relu: UInt8)
     /// Dropout in inference: the output is the input.
     case identity
+    /// A 1x1, stride-1 convolution of a MobileNet-style network: one GEMM straight on the CHW
+    /// input (`W[out×in] · X[in×positions]`), its weights packed once per context (`packed`
+    /// floats from `EngineContext.packed`), bias and `activation` fused.
+    case pointwise(
+      weight: Int, bias: Int, inChannels: Int, outChannels: Int, positions: Int, packed: Int,
+      activation: Kernels.Activation)
+    /// A convolution with one group and any padding (the stem): im2col, then the GEMM.
+    case paddedConv(
+      weight: Int, bias: Int, inChannels: Int, outChannels: Int, window: Kernels.PaddedWindow,
+      packed: Int, activation: Kernels.Activation)
+    /// A depthwise convolution (`Kernels.depthwise`), bias and activation fused.
+    case depthwise(
+      weight: Int, bias: Int, channels: Int, window: Kernels.PaddedWindow,
+      activation: Kernels.Activation)
+    /// min(max(x, 0), 6).
+    case relu6
+    /// A residual block's end: the output is the input plus the block's input, which is the
+    /// output of step `source` (the network's input when -1).
+    case addSkip(source: Int)
   }
 
   struct Step {
@@ -54,6 +73,13 @@ final class Engine: @unchecked Sendable {
   }
 
   let steps: [Step]
+  /// True for networks with version 3 layers (vector 1x1 convolutions and linear layer).
+  let mobile: Bool
+  /// False when a step has no backward pass here (MobileNet-style layers): such networks
+  /// train layer by layer (`Network.trainsLayerByLayer`).
+  let canBackprop: Bool
+  /// Floats of the GEMM weights packed once per context (pointwise and im2col steps).
+  let packedCount: Int
   let inputCount: Int
   let classes: Int
   let parameterCount: Int
@@ -78,14 +104,35 @@ final class Engine: @unchecked Sendable {
 
   /// The compiled form of `layers`, or nil when a layer type is not one of the built-in ones.
   init?(layers: [any Layer], shapes: [[Int]]) {
+    // MobileNet-style networks (version 3 layers) run their 1x1 convolutions and linear layer
+    // on the vector kernels; older networks keep the steps they always had, bit for bit.
+    let mobile = layers.contains { $0.spec.requiredVersion >= 3 }
+    let items = Engine.flatten(layers, shapes: shapes)
     var steps: [Step] = []
     var offsets: [Int] = []
     var offset = 0
     var affine = 0
+    var packed = 0
+    var canBackprop = true
+    var blockStarts: [Int] = []
     var i = 0
-    while i < layers.count {
-      let inCount = shapes[i].reduce(1, *)
-      let layer = layers[i]
+    while i < items.count {
+      let item = items[i]
+      let inShape = item.inShape
+      let inCount = inShape.reduce(1, *)
+      guard let layer = item.layer else {
+        if item.startsBlock {
+          // The block's input is the output of the last step so far (-1: the network's input).
+          blockStarts.append(steps.count - 1)
+        } else {
+          steps.append(
+            Step(
+              op: .addSkip(source: blockStarts.removeLast()), inCount: inCount, outCount: inCount))
+          canBackprop = false
+        }
+        i += 1
+        continue
+      }
       // The layer's first parameter tensor (its weight, then its bias).
       let tensor = offsets.count
       for t in layer.parameters {
@@ -93,27 +140,67 @@ final class Engine: @unchecked Sendable {
         offset += t.count
       }
       var outIndex = i + 1
+      /// The activation of the next item when it can be fused into this step.
+      func fusedActivation() -> Kernels.Activation {
+        guard i + 1 < items.count, let next = items[i + 1].layer else { return .none }
+        if next is ReLU6 { return .relu6 }
+        if next is ReLU { return .relu }
+        return .none
+      }
       let op: Op
-      if let conv = layer as? Conv2D {
-        let fuse = i + 1 < layers.count && layers[i + 1] is ReLU
+      if let conv = layer as? Conv2D, mobile, conv.kernel == 1, conv.stride == 1,
+        conv.padding == 0
+      {
+        let activation = fusedActivation()
+        if activation != .none { outIndex += 1 }
+        op = .pointwise(
+          weight: tensor, bias: tensor + 1, inChannels: conv.inChannels,
+          outChannels: conv.outChannels, positions: inShape[1] * inShape[2], packed: packed,
+          activation: activation)
+        packed += Kernels.packedCount(m: conv.outChannels, k: conv.inChannels)
+        canBackprop = false
+      } else if let conv = layer as? Conv2D {
+        let fuse = i + 1 < items.count && items[i + 1].layer is ReLU
         if fuse { outIndex += 1 }
         op = .conv(
           weight: tensor, bias: tensor + 1, outChannels: conv.outChannels,
-          window: conv.window(shapes[i]), relu: fuse ? 1 : 0)
+          window: conv.window(inShape), relu: fuse ? 1 : 0)
+      } else if let conv = layer as? GroupedConv2D {
+        let activation = fusedActivation()
+        if activation != .none { outIndex += 1 }
+        let window = conv.geometry(inShape)
+        if conv.isDepthwise {
+          op = .depthwise(
+            weight: tensor, bias: tensor + 1, channels: conv.inChannels, window: window,
+            activation: activation)
+        } else if conv.groups == 1 {
+          op = .paddedConv(
+            weight: tensor, bias: tensor + 1, inChannels: conv.inChannels,
+            outChannels: conv.outChannels, window: window, packed: packed,
+            activation: activation)
+          packed += Kernels.packedCount(
+            m: conv.outChannels, k: conv.inChannels * conv.kernel * conv.kernel)
+        } else {
+          return nil
+        }
+        canBackprop = false
       } else if let linear = layer as? Linear {
         op = .linear(
           weight: tensor, bias: tensor + 1, inFeatures: linear.inFeatures,
           outFeatures: linear.outFeatures)
       } else if layer is ReLU {
         op = .relu
+      } else if layer is ReLU6 {
+        op = .relu6
+        canBackprop = false
       } else if let pool = layer as? MaxPool2D {
-        op = .maxPool(pool.window(shapes[i]))
+        op = .maxPool(pool.window(inShape))
       } else if layer is GlobalAvgPool {
-        op = .globalAvgPool(channels: shapes[i][0], area: shapes[i][1] * shapes[i][2])
+        op = .globalAvgPool(channels: inShape[0], area: inShape[1] * inShape[2])
       } else if layer is Flatten {
         op = .flatten
       } else if let bn = layer as? BatchNorm2D {
-        let fuse = i + 1 < layers.count && layers[i + 1] is ReLU
+        let fuse = i + 1 < items.count && items[i + 1].layer is ReLU
         if fuse { outIndex += 1 }
         op = .batchNorm(
           affine: affine, channels: bn.features, area: inCount / bn.features, relu: fuse ? 1 : 0)
@@ -123,9 +210,13 @@ final class Engine: @unchecked Sendable {
       } else {
         return nil
       }
-      steps.append(Step(op: op, inCount: inCount, outCount: shapes[outIndex].reduce(1, *)))
+      let outShape = items[outIndex - 1].outShape
+      steps.append(Step(op: op, inCount: inCount, outCount: outShape.reduce(1, *)))
       i = outIndex
     }
+    self.mobile = mobile
+    self.canBackprop = canBackprop
+    self.packedCount = packed
     self.steps = steps
     inputCount = shapes[0].reduce(1, *)
     classes = shapes[shapes.count - 1].reduce(1, *)
@@ -139,6 +230,20 @@ final class Engine: @unchecked Sendable {
     var scratch = 0
     var forwardScratch = 0
     for step in steps {
+      switch step.op {
+      case .pointwise(_, _, _, let out, _, _, _):
+        forwardScratch = max(forwardScratch, Kernels.gemmPrepackedScratchCount(m: out))
+      case .paddedConv(_, _, let inChannels, let out, let g, _, _):
+        let count = inChannels * g.kernel * g.kernel * g.outArea
+        cols += count
+        largestCol = max(largestCol, count)
+        forwardScratch = max(forwardScratch, Kernels.gemmPrepackedScratchCount(m: out))
+      case .depthwise(_, _, _, let g, _):
+        forwardScratch = max(forwardScratch, Kernels.depthwiseScratchCount(g))
+      default:
+        break
+      }
+      scratch = max(scratch, forwardScratch)
       guard case .conv(_, _, let out, let g, _) = step.op else { continue }
       cols += g.panelledCount
       largestCol = max(largestCol, g.panelledCount)
@@ -155,6 +260,67 @@ final class Engine: @unchecked Sendable {
     scratchCount = scratch
     forwardScratchCount = forwardScratch
     affineCount = affine
+    (inferenceBuffer, inferenceBufferSizes) = Engine.assignBuffers(steps)
+  }
+
+  /// Inference: which of a few reused buffers each step writes its output to, and their sizes.
+  /// A step's output lives until the next step has read it, or until the `addSkip` that reads
+  /// it as a residual block's input; a buffer is reused once its last output is dead. A chain
+  /// without blocks alternates between two buffers.
+  let inferenceBuffer: [Int]
+  let inferenceBufferSizes: [Int]
+
+  static func assignBuffers(_ steps: [Step]) -> ([Int], [Int]) {
+    var lastUse = steps.indices.map { $0 + 1 }
+    for (t, step) in steps.enumerated() {
+      if case .addSkip(let source) = step.op, source >= 0 {
+        lastUse[source] = max(lastUse[source], t)
+      }
+    }
+    var buffer: [Int] = []
+    var sizes: [Int] = []
+    var holder: [Int] = []  // the step whose output each buffer holds
+    for (t, step) in steps.enumerated() {
+      if let free = holder.indices.first(where: { lastUse[holder[$0]] < t }) {
+        buffer.append(free)
+        holder[free] = t
+        sizes[free] = max(sizes[free], step.outCount)
+      } else {
+        buffer.append(holder.count)
+        holder.append(t)
+        sizes.append(step.outCount)
+      }
+    }
+    return (buffer, sizes)
+  }
+
+  /// One entry of a network's layers with residual blocks opened up: a layer, or a block's
+  /// start or end (`layer` nil).
+  struct FlatItem {
+    var layer: (any Layer)?
+    var startsBlock = false
+    var inShape: [Int]
+    var outShape: [Int]
+  }
+
+  /// The layers in running order, each residual block as start, its layers, end.
+  static func flatten(_ layers: [any Layer], shapes: [[Int]]) -> [FlatItem] {
+    var items: [FlatItem] = []
+    func add(_ layer: any Layer, _ shape: [Int]) -> [Int] {
+      if let block = layer as? Residual {
+        items.append(FlatItem(layer: nil, startsBlock: true, inShape: shape, outShape: shape))
+        var inner = shape
+        for l in block.body { inner = add(l, inner) }
+        items.append(FlatItem(layer: nil, startsBlock: false, inShape: inner, outShape: shape))
+        return shape
+      }
+      // The shapes were checked when the network was built.
+      let out = (try? layer.outputShape(for: shape)) ?? shape
+      items.append(FlatItem(layer: layer, inShape: shape, outShape: out))
+      return out
+    }
+    for (l, layer) in layers.enumerated() { _ = add(layer, shapes[l]) }
+    return items
   }
 
   /// A context for one call, from the pool or new.
@@ -312,10 +478,12 @@ final class EngineContext: @unchecked Sendable {
 /// input gradient's `dCol`), two gradient buffers, the padded-input buffer and the GEMM
 /// packing scratch.
 ///
-/// Inference: a forward step reads only the previous step's output, so the outputs alternate
-/// between two buffers (even steps in one, odd steps in the other, each as large as its
-/// largest step), every convolution shares one im2col buffer, the scratch is the forward
-/// GEMMs' and there are no gradient buffers (one unused float each).
+/// Inference: a forward step reads only the previous step's output (and a residual block's end
+/// its block's input), so the outputs share a few buffers (`Engine.assignBuffers`: a plain
+/// chain alternates between two), every convolution shares one im2col buffer, the scratch is
+/// the forward GEMMs' and there are no gradient buffers (one unused float each). A MobileNet-
+/// style network may split one sample's steps over several threads ("lanes"); each lane has
+/// its own scratch (`laneScratch`, the first is `scratch`).
 final class EngineWorkspace: @unchecked Sendable {
   let mode: EngineMode
   let activations: UnsafeMutablePointer<Float>
@@ -330,6 +498,8 @@ final class EngineWorkspace: @unchecked Sendable {
   /// A convolution's input with its zero border (`im2colPanels`).
   let padded: UnsafeMutablePointer<Float>
   let exponentials: UnsafeMutablePointer<Double>
+  /// One scratch per lane a sample's steps may be split over; `laneScratch[0] == scratch`.
+  let laneScratch: [UnsafeMutablePointer<Float>]
 
   init(engine: Engine, mode: EngineMode) {
     self.mode = mode
@@ -344,21 +514,26 @@ final class EngineWorkspace: @unchecked Sendable {
         activationCount += step.outCount
       }
     } else {
-      // Even steps at 0, odd steps after the largest even output.
-      let steps = engine.steps.enumerated()
-      let even = steps.filter { $0.offset % 2 == 0 }.map(\.element.outCount).max() ?? 0
-      let odd = steps.filter { $0.offset % 2 == 1 }.map(\.element.outCount).max() ?? 0
-      outputAt = engine.steps.indices.map { $0 % 2 == 0 ? 0 : even }
-      activationCount = even + odd
+      // The buffers of `Engine.assignBuffers`, one after the other.
+      var starts: [Int] = []
+      for size in engine.inferenceBufferSizes {
+        starts.append(activationCount)
+        activationCount += size
+      }
+      outputAt = engine.inferenceBuffer.map { starts[$0] }
     }
     var c = 0
     for step in engine.steps {
-      guard case .conv(_, _, _, let g, _) = step.op else {
+      switch step.op {
+      case .conv(_, _, _, let g, _):
+        colAt.append(training ? c : 0)
+        c += g.panelledCount
+      case .paddedConv(_, _, let inChannels, _, let g, _, _):
+        colAt.append(training ? c : 0)
+        c += inChannels * g.kernel * g.kernel * g.outArea
+      default:
         colAt.append(nil)
-        continue
       }
-      colAt.append(training ? c : 0)
-      c += g.panelledCount
     }
     let activations = UnsafeMutablePointer<Float>.allocate(capacity: max(1, activationCount))
     let colBlock = UnsafeMutablePointer<Float>.allocate(
@@ -373,6 +548,10 @@ final class EngineWorkspace: @unchecked Sendable {
       capacity: max(1, training ? engine.scratchCount : engine.forwardScratchCount))
     padded = .allocate(capacity: max(1, engine.paddedInput))
     exponentials = .allocate(capacity: max(1, engine.classes))
+    let lanes = engine.mobile ? Parallel.defaultThreads : 1
+    laneScratch =
+      [scratch]
+      + (1..<max(1, lanes)).map { _ in .allocate(capacity: max(1, engine.forwardScratchCount)) }
   }
 
   deinit {
@@ -383,5 +562,6 @@ final class EngineWorkspace: @unchecked Sendable {
     scratch.deallocate()
     padded.deallocate()
     exponentials.deallocate()
+    for lane in laneScratch.dropFirst() { lane.deallocate() }
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 /// One sample's forward and backward pass over the engine's steps, on one workspace.
@@ -5,15 +6,58 @@ extension Engine {
   /// Runs every step on sample `x`; returns the logits (inside the workspace). `p[i]` is the
   /// address of parameter tensor `i` (network order): the training context's flat vector or
   /// the layers' own tensors.
+  ///
+  /// `packed` holds the GEMM weights of MobileNet-style steps (`PackedWeights`); `lanes` is how
+  /// many threads one sample's steps may be split over (the workspace's lane scratches bound
+  /// it). The split never changes a result: each output element is computed by one lane, in
+  /// the same order.
   @discardableResult
   func forward(
     _ x: UnsafePointer<Float>, parameters p: UnsafePointer<UnsafePointer<Float>>,
-    affine: UnsafePointer<Float>? = nil, in ws: EngineWorkspace
+    affine: UnsafePointer<Float>? = nil, packed: UnsafePointer<Float>? = nil, lanes: Int = 1,
+    in ws: EngineWorkspace
   ) -> UnsafeMutablePointer<Float> {
     var input = x
+    let lanes = max(1, min(lanes, ws.laneScratch.count))
     for (s, step) in steps.enumerated() {
       let out = ws.outputs[s]
       switch step.op {
+      case .pointwise(_, let b, let inChannels, let outChannels, let positions, let at, let act):
+        let (weights, bias) = (Shared(packed! + at), Shared(p[b]))
+        let (source, target) = (Shared(input), Shared(out))
+        Engine.split(columns: positions, lanes: lanes) { lo, hi, lane in
+          Kernels.gemmPacked(
+            m: outChannels, n: hi - lo, k: inChannels, a: weights.p, aRowStride: inChannels,
+            aColStride: 1, b: source.p + lo, bRowStride: positions, bColStride: 1,
+            c: target.m + lo, ldc: positions, start: .overwrite, bias: bias.p, relu: false,
+            scratch: ws.laneScratch[lane], activation: act, packedA: weights.p)
+        }
+      case .paddedConv(_, let b, let inChannels, let outChannels, let g, let at, let act):
+        let col = ws.cols[s]!
+        Kernels.im2col(g, channels: inChannels, input: input, col: col)
+        let patch = inChannels * g.kernel * g.kernel
+        let positions = g.outArea
+        let (weights, bias) = (Shared(packed! + at), Shared(p[b]))
+        let (source, target) = (Shared(col), Shared(out))
+        Engine.split(columns: positions, lanes: lanes) { lo, hi, lane in
+          Kernels.gemmPacked(
+            m: outChannels, n: hi - lo, k: patch, a: weights.p, aRowStride: patch,
+            aColStride: 1, b: source.p + lo, bRowStride: positions, bColStride: 1,
+            c: target.m + lo, ldc: positions, start: .overwrite, bias: bias.p, relu: false,
+            scratch: ws.laneScratch[lane], activation: act, packedA: weights.p)
+        }
+      case .depthwise(let w, let b, let channels, let g, let act):
+        let (weights, bias) = (Shared(p[w]), Shared(p[b]))
+        let (source, target) = (Shared(input), Shared(out))
+        Engine.split(channels: channels, lanes: lanes) { lo, hi, lane in
+          Kernels.depthwise(
+            g, channels: lo..<hi, input: source.p, weight: weights.p, bias: bias.p,
+            output: target.m, activation: act, scratch: ws.laneScratch[lane])
+        }
+      case .relu6:
+        Kernels.relu6(input, out, step.outCount)
+      case .addSkip(let source):
+        Kernels.add(input, source < 0 ? x : UnsafePointer(ws.outputs[source]), out, step.outCount)
       case .conv(let w, let b, let outChannels, let g, let relu):
         let col = ws.cols[s]!
         Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
@@ -31,6 +75,11 @@ extension Engine {
         for c in 0..<channels { out[c] = Kernels.sum(input + c * area, area) / Float(area) }
       case .flatten:
         out.update(from: input, count: step.outCount)
+      case .linear(let w, let b, let inFeatures, let outFeatures) where mobile:
+        let (weight, bias) = (p[w], p[b])
+        for o in 0..<outFeatures {
+          out[o] = bias[o] + Kernels.dot(weight + o * inFeatures, input, inFeatures)
+        }
       case .linear(let w, let b, let inFeatures, let outFeatures):
         let (weight, bias) = (p[w], p[b])
         for o in 0..<outFeatures {
@@ -135,7 +184,7 @@ extension Engine {
         }
       case .flatten:
         if needsInput { dx.update(from: dy, count: step.inCount) }
-      case .batchNorm, .identity:
+      case .batchNorm, .identity, .pointwise, .paddedConv, .depthwise, .relu6, .addSkip:
         preconditionFailure("inference-only step in backprop (Network.batchGradients trains it)")
       case .linear(let w, let b, let inFeatures, let outFeatures):
         let (dw, db) = (gradient + offsets[w], gradient + offsets[b])
@@ -156,4 +205,36 @@ extension Engine {
     }
     return (Float(loss), best == label)
   }
+}
+
+extension Engine {
+  /// Runs `body(lo, hi, lane)` over `columns` output positions cut into `lanes` parts of whole
+  /// 16-column panels, on that many threads (inline for one).
+  static func split(columns: Int, lanes: Int, _ body: @Sendable (Int, Int, Int) -> Void) {
+    let panels = (columns + 15) / 16
+    let parts = min(lanes, panels)
+    guard parts > 1 else { return body(0, columns, 0) }
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let lo = panels * part / parts * 16
+      let hi = min(columns, panels * (part + 1) / parts * 16)
+      body(lo, hi, part)
+    }
+  }
+
+  /// Runs `body(lo, hi, lane)` over `channels` cut into `lanes` parts, on that many threads.
+  static func split(channels: Int, lanes: Int, _ body: @Sendable (Int, Int, Int) -> Void) {
+    let parts = min(lanes, channels)
+    guard parts > 1 else { return body(0, channels, 0) }
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      body(channels * part / parts, channels * (part + 1) / parts, part)
+    }
+  }
+}
+
+/// A float pointer handed to the lanes of one step; each lane writes only its own part.
+struct Shared: @unchecked Sendable {
+  let m: UnsafeMutablePointer<Float>
+  var p: UnsafePointer<Float> { UnsafePointer(m) }
+  init(_ p: UnsafePointer<Float>) { m = UnsafeMutablePointer(mutating: p) }
+  init(_ p: UnsafeMutablePointer<Float>) { m = p }
 }

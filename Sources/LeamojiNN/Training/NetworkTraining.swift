@@ -48,6 +48,11 @@ extension Network {
     let classes = engine.classes
     let size = engine.inputCount
     var out = [Float](repeating: 0, count: n * classes)
+    let packed = packedWeights.pointer(engine: engine, parameters: parameters).map {
+      SharedPointer(base: UnsafeMutablePointer(mutating: $0))
+    }
+    // MobileNet-style steps split one sample over the threads the samples leave idle.
+    let lanes = engine.mobile ? max(1, threads / n) : 1
     let run = { (tensors: UnsafePointer<UnsafePointer<Float>>) in
       batch.data.withUnsafeBufferPointer { xs in
         out.withUnsafeMutableBufferPointer { ys in
@@ -56,7 +61,9 @@ extension Network {
           let p = SharedPointer(base: UnsafeMutablePointer(mutating: tensors))
           let a = SharedPointer(base: context.affine)
           context.run(n, threads: threads) { ws, i in
-            let z = engine.forward(x.base + i * size, parameters: p.base, affine: a.base, in: ws)
+            let z = engine.forward(
+              x.base + i * size, parameters: p.base, affine: a.base,
+              packed: packed.map { UnsafePointer($0.base) }, lanes: lanes, in: ws)
             (y.base + i * classes).update(from: z, count: classes)
           }
         }
@@ -135,7 +142,7 @@ extension Network {
       let r = batchGradients(batch, labels: labels, threads: threads, seed: seed)
       return (r.result, r.gradients)
     }
-    if let engine {
+    if let engine, engine.canBackprop {
       let context = engine.checkOut()
       defer { engine.checkIn(context) }
       let result = engineGradients(batch, labels: labels, threads: threads, context: context)

@@ -41,7 +41,7 @@ public final class TrainingSession<O: Optimizer> {
     let all = ParameterSegment.layout(of: parameters)
     segments = .allocate(capacity: all.count - frozen)
     _ = segments.initialize(from: all[frozen...])
-    if let engine = network.engine, !network.dependsOnTrainingMode {
+    if let engine = network.engine, !network.trainsLayerByLayer {
       let context = engine.checkOut()
       context.load(network.layers)
       self.context = context

@@ -176,7 +176,8 @@ struct MobileNetLayerTests {
       return
     }
     #expect(
-      inner[1] == .conv2d(name: "pw", inChannels: 8, outChannels: 8, kernel: 1, stride: 1, padding: 0))
+      inner[1]
+        == .conv2d(name: "pw", inChannels: 8, outChannels: 8, kernel: 1, stride: 1, padding: 0))
     #expect(specs.map(\.requiredVersion) == [3, 3, 3, 1, 1])
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -193,7 +194,10 @@ struct MobileNetLayerTests {
 
   @Test func badDescriptionsAreRefused() throws {
     let cases: [(String, String)] = [
-      (#"{"type":"conv2d","name":"c","in":6,"out":4,"kernel":3,"groups":4}"#, "groups 4 must divide"),
+      (
+        #"{"type":"conv2d","name":"c","in":6,"out":4,"kernel":3,"groups":4}"#,
+        "groups 4 must divide"
+      ),
       (#"{"type":"residual","layers":[]}"#, "1 to 64 layers"),
       (
         #"{"type":"residual","layers":[{"type":"batchnorm2d","name":"b","features":3}]}"#,
@@ -207,7 +211,8 @@ struct MobileNetLayerTests {
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(
         LayerSpec.self,
-        from: Data(#"{"type":"conv2d","name":"c","in":3,"out":3,"kernel":3,"padding":"valid"}"#.utf8))
+        from: Data(
+          #"{"type":"conv2d","name":"c","in":3,"out":3,"kernel":3,"padding":"valid"}"#.utf8))
     }
     // A name used twice, once inside a block, is refused.
     let twice: [LayerSpec] = [
