@@ -10,6 +10,9 @@ this script's logits and leamoji's.
 Usage:
   efficientnet_reference.py --pth PTH --png A.png B.png ...   [--size 224] [--labels WHEEL]
   efficientnet_reference.py --pth PTH --f32 FILE N            [--size 224]
+  efficientnet_reference.py --pth PTH --png FILES... --labels WHEEL --expected
+      (the format of Tests/LeamojiCLITests/Fixtures/backbone/expected-logits.json, see
+      scripts/make-backbone-fixture.sh)
 
 --png: each file is loaded as RGB and must already be size x size; it is normalised the way
 leamoji does, x = (pixel/255 - mean) / std with mean = float32(127/255), std = float32(128/255).

@@ -51,6 +51,26 @@ public enum ImageFiles {
   }
 }
 
+extension ImageFiles {
+  /// The pooled features of one image file (`Classifier.features`): decoded at the
+  /// classifier's input size.
+  public static func features(
+    path: String, with classifier: Classifier
+  ) throws(LeamojiError) -> [Float] {
+    let image = try decode(path: path, size: classifier.inputSize)
+    do {
+      guard let features = try classifier.features([image], threads: 1).first else {
+        throw LeamojiError("\(path): no features", kind: .unexpected)
+      }
+      return features
+    } catch let error as LeamojiError {
+      throw error
+    } catch {
+      throw LeamojiError("\(path): \(error)", kind: .unexpected)
+    }
+  }
+}
+
 /// Process-wide set-up every front end does once, before any work.
 public enum LeamojiProcess {
   /// Silences FFmpeg's own console logging (problems come back as `LeamojiError`s and

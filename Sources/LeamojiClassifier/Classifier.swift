@@ -139,6 +139,34 @@ public struct Classifier: Sendable {
   }
 
   /// Predictions for a batch made by `BatchMaker`.
+  /// The pooled features of `images` (what the model's last, linear layer receives: 1280
+  /// numbers for an EfficientNet-Lite0 backbone), one array per image, in order: the input a
+  /// head is trained on.
+  /// - Throws: `ClassifierError.imageSize` when an image is not `inputSize`, `.network` when
+  ///   the model does not end in a linear layer.
+  public func features(
+    _ images: [RGBImage], threads: Int = Classifier.defaultThreads
+  ) throws(ClassifierError) -> [[Float]] {
+    if let wrong = images.first(where: { $0.size != inputSize }) {
+      throw .imageSize(found: wrong.size, expected: inputSize)
+    }
+    let maker = BatchMaker(size: inputSize, normalisation: normalisation)
+    var result: [[Float]] = []
+    var start = 0
+    while start < images.count {
+      let end = min(images.count, start + Classifier.batchSize)
+      let f: Tensor
+      do {
+        f = try network.features(maker.batch(Array(images[start..<end])), threads: threads)
+      } catch {
+        throw .network(error)
+      }
+      result += (0..<f.shape[0]).map { f.slice($0).data }
+      start = end
+    }
+    return result
+  }
+
   func predictions(for batch: Tensor, threads: Int) throws(ClassifierError) -> [Prediction] {
     let z: Tensor
     do {

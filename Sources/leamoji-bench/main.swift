@@ -14,8 +14,9 @@ struct LeamojiBench: ParsableCommand {
       Examples:
         leamoji-bench cnn                        # every core, about 2 s per figure
         leamoji-bench cnn --threads 1 --seconds 5
+        leamoji-bench backbone --size 224        # the pretrained backbone (make bench-cnn)
       """,
-    subcommands: [CNN.self]
+    subcommands: [CNN.self, Backbone.self]
   )
 
   /// Without a benchmark there is nothing to measure: bad usage, as before ArgumentParser.
@@ -70,6 +71,64 @@ extension LeamojiBench {
           throw BenchmarkFailure(problem)
         }
         try CNNBenchmark(threads: workers, seconds: seconds, python: pytorch).run()
+      } catch {
+        FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
+        throw ExitCode.failure
+      }
+    }
+  }
+}
+
+extension LeamojiBench {
+  /// `leamoji-bench backbone`: a pretrained backbone model file's speed.
+  struct Backbone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "backbone",
+      abstract: "A pretrained backbone (EfficientNet-Lite0): inference at batch 1 and 32.",
+      discussion: """
+        Also prints each kind of step's GFLOP/s and share of the FMA peak.
+
+        Examples:
+          leamoji-bench backbone --size 224
+          leamoji-bench backbone --size 160 --peers python3   # also PyTorch and ONNX Runtime
+        """
+    )
+
+    @Option(help: ArgumentHelp("The model file.", valueName: "path"))
+    var model = "Models/efficientnet-lite0.safetensors"
+
+    @Option(help: ArgumentHelp("Input height and width (224, 192 or 160).", valueName: "pixels"))
+    var size = 224
+
+    @Option(help: ArgumentHelp("Threads. (default: number of cores)", valueName: "n"))
+    var threads: Int?
+
+    @Option(
+      help: ArgumentHelp(
+        "How long each figure is measured, after one warm-up run.", valueName: "seconds"))
+    var seconds = 3.0
+
+    @Option(
+      help: ArgumentHelp(
+        "A Python interpreter with torch and onnxruntime: also runs scripts/bench-backbone-peers.py and prints the ratios.",
+        valueName: "python"))
+    var peers: String?
+
+    func validate() throws {
+      guard threads.map({ $0 >= 1 }) ?? true else {
+        throw ValidationError("--threads must be at least 1")
+      }
+      guard (32...1024).contains(size) else { throw ValidationError("--size must be 32...1024") }
+      guard seconds >= 0 else { throw ValidationError("--seconds must not be negative") }
+    }
+
+    func run() throws {
+      let workers = threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+      do {
+        if let problem = CPURequirement.problem() { throw BenchmarkFailure(problem) }
+        try BackboneBenchmark(
+          model: model, size: size, threads: workers, seconds: seconds, python: peers
+        ).run()
       } catch {
         FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
         throw ExitCode.failure

@@ -11,11 +11,14 @@ struct Classify: ParsableCommand {
     discussion: """
       With --json, one line per image: \
       {"file","label","probabilities":{label:p},"logits":[...]}. An image that cannot be read \
-      is reported on stderr; the others are still classified, and the exit status is 65.
+      is reported on stderr; the others are still classified, and the exit status is 65. \
+      --features adds "features": the numbers the model's last (linear) layer receives, e.g. \
+      the 1280 pooled channels of a backbone, to train a head on (implies --json).
 
       Examples:
         leamoji classify frames/000042.png
         leamoji classify frames/*.png --json --model my-model.safetensors
+        leamoji classify photo.png --features --model Models/efficientnet-lite0.safetensors
       """
   )
 
@@ -27,11 +30,15 @@ struct Classify: ParsableCommand {
   @Flag(help: "Print one JSON object per image.")
   var json = false
 
+  @Flag(help: "Also print each image's pooled features (the last layer's input); implies --json.")
+  var features = false
+
   struct Line: Encodable {
     let file: String
     let label: String
     let probabilities: [String: Float]
     let logits: [Float]
+    var features: [Float]? = nil
   }
 
   func validate() throws {
@@ -44,8 +51,10 @@ struct Classify: ParsableCommand {
     var failure: CommandFailure? = nil
     for path in images {
       let prediction: Prediction
+      var pooled: [Float]? = nil
       do {
         prediction = try ImageFiles.classify(path: path, with: classifier)
+        if features { pooled = try ImageFiles.features(path: path, with: classifier) }
       } catch {
         let problem = CommandFailure(error)
         Console.error(problem.message)
@@ -53,10 +62,11 @@ struct Classify: ParsableCommand {
         continue
       }
       let label = prediction.label
-      if json {
+      if json || features {
         let probabilities = Dictionary(uniqueKeysWithValues: zip(names, prediction.probabilities))
         let line = Line(
-          file: path, label: label.name, probabilities: probabilities, logits: prediction.logits)
+          file: path, label: label.name, probabilities: probabilities, logits: prediction.logits,
+          features: pooled)
         Console.printJSON(jsonText(line))
       } else {
         let details = zip(names, prediction.probabilities)

@@ -91,34 +91,54 @@ extension Kernels {
       let w = weight + c * k * k
       let b = V8(repeating: bias[c])
       let out = output + c * oh * ow
-      for oy in 0..<oh {
-        var ox = 0
-        while ox < ow {
-          var acc = b
-          for ky in 0..<k {
-            let line = scratch + (oy * g.stride + ky) * pitch + ox
-            for kx in 0..<k {
-              let tap: UnsafeMutablePointer<Float>
-              if g.stride == 1 {
-                tap = line + kx
-              } else {
-                tap = line + (kx & 1) * planeFloats + (kx >> 1)
-              }
-              acc = dwFMA(acc, V8(repeating: w[ky * k + kx]), dwLoad(tap))
-            }
+      // Output vectors (8 consecutive outputs of a row) four at a time: four independent
+      // accumulators keep both FMA units busy (one alone waits out the FMA latency per tap).
+      let perRow = (ow + 7) / 8
+      let slots = oh * perRow
+      var slot = 0
+      while slot < slots {
+        let group = min(4, slots - slot)
+        func start(_ i: Int) -> Int {
+          let q = min(slot + i, slot + group - 1)
+          return (q / perRow) * g.stride * pitch + (q % perRow) * 8
+        }
+        let base = (start(0), start(1), start(2), start(3))
+        var a0 = b
+        var a1 = b
+        var a2 = b
+        var a3 = b
+        for ky in 0..<k {
+          for kx in 0..<k {
+            let weightV = V8(repeating: w[ky * k + kx])
+            let tap =
+              scratch + ky * pitch
+              + (g.stride == 1 ? kx : (kx & 1) * planeFloats + (kx >> 1))
+            a0 = dwFMA(a0, weightV, dwLoad(tap + base.0))
+            a1 = dwFMA(a1, weightV, dwLoad(tap + base.1))
+            a2 = dwFMA(a2, weightV, dwLoad(tap + base.2))
+            a3 = dwFMA(a3, weightV, dwLoad(tap + base.3))
           }
+        }
+        func finish(_ acc: V8, _ i: Int) {
+          var v = acc
           if activation != .none {
-            acc = acc.replacing(with: 0, where: .!(acc .> 0))
-            acc = acc.replacing(with: cap, where: acc .> cap)
+            v = v.replacing(with: 0, where: .!(v .> 0))
+            v = v.replacing(with: cap, where: v .> cap)
           }
+          let q = slot + i
+          let (oy, ox) = (q / perRow, (q % perRow) * 8)
           let dst = out + oy * ow + ox
           if ox + 8 <= ow {
-            dwStore(acc, dst)
+            dwStore(v, dst)
           } else {
-            for lane in 0..<(ow - ox) { dst[lane] = acc[lane] }
+            for lane in 0..<(ow - ox) { dst[lane] = v[lane] }
           }
-          ox += 8
         }
+        finish(a0, 0)
+        if group > 1 { finish(a1, 1) }
+        if group > 2 { finish(a2, 2) }
+        if group > 3 { finish(a3, 3) }
+        slot += group
       }
     }
   }

@@ -15,11 +15,19 @@ extension Engine {
   func forward(
     _ x: UnsafePointer<Float>, parameters p: UnsafePointer<UnsafePointer<Float>>,
     affine: UnsafePointer<Float>? = nil, packed: UnsafePointer<Float>? = nil, lanes: Int = 1,
-    in ws: EngineWorkspace
+    in ws: EngineWorkspace, stepNanoseconds: UnsafeMutablePointer<UInt64>? = nil
   ) -> UnsafeMutablePointer<Float> {
     var input = x
     let lanes = max(1, min(lanes, ws.laneScratch.count))
+    var clock = stepNanoseconds == nil ? 0 : DispatchTime.now().uptimeNanoseconds
     for (s, step) in steps.enumerated() {
+      defer {
+        if let stepNanoseconds {
+          let now = DispatchTime.now().uptimeNanoseconds
+          stepNanoseconds[s] += now - clock
+          clock = now
+        }
+      }
       let out = ws.outputs[s]
       switch step.op {
       case .pointwise(_, let b, let inChannels, let outChannels, let positions, let at, let act):

@@ -125,3 +125,57 @@ public enum KernelBenchmark {
     return rates
   }
 }
+
+extension KernelBenchmark {
+  /// The time one image spends in each kind of step of a network's inference (`pointwise`,
+  /// `depthwise`, `stem (im2col)`, `other`), with its multiply-adds: for the kernels'
+  /// GFLOP/s and share of the FMA peak. One sample at a time split over `threads` lanes, as
+  /// batch 1 runs it, repeated for about `seconds`.
+  public static func inferenceSteps(
+    of network: Network, threads: Int, seconds: Double
+  ) -> [(kind: String, seconds: Double, multiplyAdds: Int)] {
+    guard let engine = network.engine else { return [] }
+    let context = engine.checkOut(.inference)
+    defer { engine.checkIn(context) }
+    context.load(network.layers)
+    context.reserve(samples: 0, workers: 1)
+    let ws = context.workspaces[0]
+    let packed = network.packedWeights.pointer(engine: engine, parameters: network.parameters)
+    let x = [Float](repeating: 0.5, count: engine.inputCount)
+    let times = UnsafeMutablePointer<UInt64>.allocate(capacity: engine.steps.count)
+    defer { times.deallocate() }
+    times.initialize(repeating: 0, count: engine.steps.count)
+    var runs = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    Network.withAddresses(of: network.parameters) { p in
+      x.withUnsafeBufferPointer { input in
+        repeat {
+          _ = engine.forward(
+            input.baseAddress!, parameters: p, affine: context.affine, packed: packed,
+            lanes: threads, in: ws, stepNanoseconds: times)
+          runs += 1
+        } while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds
+      }
+    }
+    var rows: [String: (Double, Int)] = [:]
+    for (s, step) in engine.steps.enumerated() {
+      let kind: String
+      let macs: Int
+      switch step.op {
+      case .pointwise(_, _, let i, let o, let positions, _, _):
+        (kind, macs) = ("pointwise (GEMM)", i * o * positions)
+      case .depthwise(_, _, let c, let g, _):
+        (kind, macs) = ("depthwise", c * g.kernel * g.kernel * g.outArea)
+      case .paddedConv(_, _, let i, let o, let g, _, _):
+        (kind, macs) = ("stem (im2col + GEMM)", i * o * g.kernel * g.kernel * g.outArea)
+      case .linear(_, _, let i, let o):
+        (kind, macs) = ("linear", i * o)
+      default:
+        (kind, macs) = ("other (ReLU6, adds, pooling)", 0)
+      }
+      let old = rows[kind] ?? (0, 0)
+      rows[kind] = (old.0 + Double(times[s]) / 1e9 / Double(runs), old.1 + macs)
+    }
+    return rows.map { ($0.key, $0.value.0, $0.value.1) }.sorted { $0.seconds > $1.seconds }
+  }
+}

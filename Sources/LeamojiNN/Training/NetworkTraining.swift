@@ -36,18 +36,42 @@ extension Network {
   package func logits(_ batch: Tensor, threads: Int, mode: EngineMode) throws(NNError)
     -> Tensor
   {
+    try outputs(batch, threads: threads, mode: mode, features: false)
+  }
+
+  /// The pooled features of a batch: what the last layer, a linear one, receives (e.g. the
+  /// 1280 averaged channels of a backbone), as `[batch, features]`. A head trained on them
+  /// gives the network's logits when its weights are the last layer's.
+  /// - Throws: `NNError.invalidOutput` when the last layer is not linear; `badInput` for a
+  ///   batch of another shape.
+  public func features(_ batch: Tensor, threads: Int = Network.defaultThreads) throws(NNError)
+    -> Tensor
+  {
+    guard case .linear = layers.last?.spec else { throw .invalidOutput(shape: outputShape) }
+    return try outputs(batch, threads: threads, mode: .inference, features: true)
+  }
+
+  /// The logits, or with `features` the last layer's input, of every sample of `batch`.
+  private func outputs(_ batch: Tensor, threads: Int, mode: EngineMode, features: Bool)
+    throws(NNError) -> Tensor
+  {
     let n = try checkBatch(batch)
-    guard n > 0 else { return Tensor(shape: [0, classCount]) }
+    let width = features ? shapes[shapes.count - 2].reduce(1, *) : classCount
+    guard n > 0 else { return Tensor(shape: [0, width]) }
     guard let engine else {
-      let outs = Parallel.map(n, threads: threads) { [self] in forwardSample(batch.slice($0)) }
-      return Tensor.stack(outs)
+      let outs = Parallel.map(n, threads: threads) { [self] in
+        forwardSample(batch.slice($0), layers: features ? layers.count - 1 : layers.count)
+      }
+      return Tensor.stack(outs).reshaped([n, width])
     }
     let context = engine.checkOut(mode)
     defer { engine.checkIn(context) }
     context.load(layers)
-    let classes = engine.classes
+    let classes = width
     let size = engine.inputCount
     var out = [Float](repeating: 0, count: n * classes)
+    // The last step is the linear layer; its input is the step before's output.
+    let last = engine.steps.count - 1
     let packed = packedWeights.pointer(engine: engine, parameters: parameters).map {
       SharedPointer(base: UnsafeMutablePointer(mutating: $0))
     }
@@ -61,9 +85,10 @@ extension Network {
           let p = SharedPointer(base: UnsafeMutablePointer(mutating: tensors))
           let a = SharedPointer(base: context.affine)
           context.run(n, threads: threads) { ws, i in
-            let z = engine.forward(
+            let logits = engine.forward(
               x.base + i * size, parameters: p.base, affine: a.base,
               packed: packed.map { UnsafePointer($0.base) }, lanes: lanes, in: ws)
+            let z = features ? (last == 0 ? x.base + i * size : ws.outputs[last - 1]) : logits
             (y.base + i * classes).update(from: z, count: classes)
           }
         }
@@ -73,13 +98,13 @@ extension Network {
     case .training: run(context.tensors)
     case .inference: Network.withAddresses(of: parameters, run)
     }
-    return Tensor(shape: [n, classes], data: out)
+    return Tensor(shape: [n, width], data: out)
   }
 
   /// Calls `body` with a table of the addresses of `tensors`' first elements, valid during
   /// the call only (hence one `withUnsafeBufferPointer` inside the next). Every parameter
   /// tensor has at least one element, so every address exists.
-  private static func withAddresses(
+  static func withAddresses(
     of tensors: [Tensor], _ body: (UnsafePointer<UnsafePointer<Float>>) -> Void
   ) {
     let table = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(
@@ -271,9 +296,9 @@ extension Network {
   // MARK: One sample
 
   /// The logits of one sample (shape `inputShape`).
-  func forwardSample(_ x: Tensor) -> Tensor {
+  func forwardSample(_ x: Tensor, layers count: Int? = nil) -> Tensor {
     var a = x
-    for layer in layers { a = layer.forward(a) }
+    for layer in layers.prefix(count ?? layers.count) { a = layer.forward(a) }
     return a
   }
 

@@ -107,3 +107,30 @@ struct MobileEngineTests {
     #expect(last.meanLoss < first.meanLoss * 0.7, "\(first.meanLoss) -> \(last.meanLoss)")
   }
 }
+
+/// `Network.features`: the last (linear) layer's input, engine or layer by layer.
+@Suite("Network features")
+struct NetworkFeatureTests {
+  @Test func featuresAreTheLastLayersInput() throws {
+    let net = try MobileEngineTests.network()
+    let batch = TestSupport.random([3, 3, 23, 23], seed: 61, range: -2...2)
+    let features = try net.features(batch, threads: 2)
+    #expect(features.shape == [3, 40])
+    let logits = try net.logits(batch, threads: 2)
+    for i in 0..<3 {
+      var reference = batch.slice(i)
+      for layer in net.layers.dropLast() { reference = layer.forward(reference) }
+      #expect(TestSupport.worstError(features.slice(i), reference, rel: 1e-4, abs: 1e-5) <= 0)
+      let head = net.layers.last!.forward(features.slice(i))
+      #expect(TestSupport.worstError(head, logits.slice(i), rel: 1e-4, abs: 1e-5) <= 0)
+    }
+    // The default network (old engine steps) too.
+    let small = try Network(specs: TestSupport.smallSpecs(), inputShape: [3, 8, 8], seed: 3)
+    let x = TestSupport.random([2, 3, 8, 8], seed: 62)
+    let f = try small.features(x, threads: 1)
+    #expect(f.shape == [2, 16])
+    #expect(
+      TestSupport.worstError(
+        small.layers.last!.forward(f.slice(1)), try small.logits(x, threads: 1).slice(1)) <= 0)
+  }
+}
