@@ -18,7 +18,7 @@ struct Classify: ParsableCommand {
       Examples:
         leamoji classify frames/000042.png
         leamoji classify frames/*.png --json --model my-model.safetensors
-        leamoji classify photo.png --features --model Models/efficientnet-lite0.safetensors
+        leamoji classify frames/000042.png --features
       """
   )
 
