@@ -31,29 +31,16 @@ extension Engine {
       let out = ws.outputs[s]
       switch step.op {
       case .pointwise(_, let b, let inChannels, let outChannels, let positions, let at, let act):
-        let (weights, bias) = (Shared(packed! + at), Shared(p[b]))
-        let (source, target) = (Shared(input), Shared(out))
-        Engine.split(columns: positions, lanes: lanes) { lo, hi, lane in
-          Kernels.gemmPacked(
-            m: outChannels, n: hi - lo, k: inChannels, a: weights.p, aRowStride: inChannels,
-            aColStride: 1, b: source.p + lo, bRowStride: positions, bColStride: 1,
-            c: target.m + lo, ldc: positions, start: .overwrite, bias: bias.p, relu: false,
-            scratch: ws.laneScratch[lane], activation: act, packedA: weights.p)
-        }
+        Engine.packedProduct(
+          rows: outChannels, columns: positions, depth: inChannels, weights: packed! + at,
+          bias: p[b], input: input, output: out, activation: act, lanes: lanes, in: ws)
       case .paddedConv(_, let b, let inChannels, let outChannels, let g, let at, let act):
         let col = ws.cols[s]!
         Kernels.im2col(g, channels: inChannels, input: input, col: col)
-        let patch = inChannels * g.kernel * g.kernel
-        let positions = g.outArea
-        let (weights, bias) = (Shared(packed! + at), Shared(p[b]))
-        let (source, target) = (Shared(col), Shared(out))
-        Engine.split(columns: positions, lanes: lanes) { lo, hi, lane in
-          Kernels.gemmPacked(
-            m: outChannels, n: hi - lo, k: patch, a: weights.p, aRowStride: patch,
-            aColStride: 1, b: source.p + lo, bRowStride: positions, bColStride: 1,
-            c: target.m + lo, ldc: positions, start: .overwrite, bias: bias.p, relu: false,
-            scratch: ws.laneScratch[lane], activation: act, packedA: weights.p)
-        }
+        Engine.packedProduct(
+          rows: outChannels, columns: g.outArea, depth: inChannels * g.kernel * g.kernel,
+          weights: packed! + at, bias: p[b], input: col, output: out, activation: act,
+          lanes: lanes, in: ws)
       case .depthwise(let w, let b, let channels, let g, let act):
         let (weights, bias) = (Shared(p[w]), Shared(p[b]))
         let (source, target) = (Shared(input), Shared(out))
@@ -216,6 +203,25 @@ extension Engine {
 }
 
 extension Engine {
+  /// `output[rows×columns] = activation(bias + W · input[depth×columns])` with `W` already
+  /// packed (`PackedWeights`), the columns split over `lanes` in whole panels: the 1x1
+  /// convolutions (input = the CHW maps) and the stem (input = its im2col matrix).
+  static func packedProduct(
+    rows: Int, columns: Int, depth: Int, weights: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    activation: Kernels.Activation, lanes: Int, in ws: EngineWorkspace
+  ) {
+    let (w, b) = (Shared(weights), Shared(bias))
+    let (source, target) = (Shared(input), Shared(output))
+    split(columns: columns, lanes: lanes) { lo, hi, lane in
+      Kernels.gemmPacked(
+        m: rows, n: hi - lo, k: depth, a: w.p, aRowStride: depth, aColStride: 1,
+        b: source.p + lo, bRowStride: columns, bColStride: 1, c: target.m + lo, ldc: columns,
+        start: .overwrite, bias: b.p, relu: false, scratch: ws.laneScratch[lane],
+        activation: activation, packedA: w.p)
+    }
+  }
+
   /// Runs `body(lo, hi, lane)` over `columns` output positions cut into `lanes` parts of whole
   /// 16-column panels, on that many threads (inline for one).
   static func split(columns: Int, lanes: Int, _ body: @Sendable (Int, Int, Int) -> Void) {
