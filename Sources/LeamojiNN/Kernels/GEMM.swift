@@ -71,13 +71,16 @@ extension Kernels {
     case accumulate
   }
 
-  /// What the output pass applies as it stores `C`.
-  enum Activation: UInt8, Sendable {
-    case none = 0
+  /// What the output pass applies as it stores `C`. (A struct over a byte rather than an enum:
+  /// an enum's unused byte values would carry `Engine.Op`'s tag, and valgrind's memcheck then
+  /// sees the tag test read the uninitialised bytes of the other cases' shorter payloads.)
+  struct Activation: Equatable, Sendable {
+    let code: UInt8
+    static let none = Activation(code: 0)
     /// max(x, 0), NaN → 0.
-    case relu = 1
+    static let relu = Activation(code: 1)
     /// min(max(x, 0), 6), NaN → 0.
-    case relu6 = 2
+    static let relu6 = Activation(code: 2)
   }
 
   /// Floats of `A[m×k]` packed into the GEMM's 4-row panels (`packWeights`).
