@@ -14,7 +14,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test lint format model bench-cnn bench-train bench-merge bench real-check clean backbone check-backbone
+.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check clean backbone check-backbone
 
 all: build
 
@@ -52,6 +52,7 @@ demo: release
 # lines are printed again at the end, where a CI log's tail shows them.
 test: test-deps lint
 	$(SWIFT) build --build-tests
+	@echo "== make test with $$($$($(SWIFT) build --show-bin-path)/leamoji --version | tail -1)"
 	@$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$${PIPESTATUS[0]}; \
 	if [ "$$status" -ne 0 ]; then \
 	  echo "== make test: the failed tests (all output in .build/test-output.txt) =="; \
@@ -59,6 +60,15 @@ test: test-deps lint
 	  exit "$$status"; \
 	fi
 	$(MAKE) --no-print-directory fuzz-short
+
+# The Debian 13 leg of CI (scripts/debian13-test.sh): builds leamoji and runs the whole
+# `make test` inside a Debian 13 system (FFmpeg 7.1) made with `debootstrap --variant=minbase
+# trixie` and cached in /var/cache/leamoji (LEAMOJI_DEBIAN13_CACHE=), the Swift toolchain at
+# /opt/swift and the local Swift package copies mounted in. Root or a user with sudo. Fails
+# unless it runs as many tests as this machine's last `make test` (.build/test-output.txt).
+# About 15 min on 2 cores (plus under a minute, once, to make the cached system).
+test-debian13:
+	scripts/debian13-test.sh
 
 # The code's layout follows .swift-format (swift-format ships with the Swift toolchain):
 # `make lint` fails on any difference, `make format` rewrites the files in place.

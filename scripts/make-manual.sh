@@ -19,7 +19,7 @@ section() { # title, help text
   printf '.fi\n'
 }
 
-version=$("$bin" --version)
+version=$("$bin" --version | head -1)
 top=$("$bin" --help)
 abstract=$(printf '%s\n' "$top" |
   awk '/^OVERVIEW: / { on = 1; sub(/^OVERVIEW: /, "") } on && /^$/ { exit } on { printf "%s%s", sep, $0; sep = " " }')

@@ -9,6 +9,10 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavcodec/version.h>
+#include <libavformat/version.h>
+#include <libswscale/version.h>
+#include <libavutil/version.h>
 
 /* Macros Swift cannot import, as functions. */
 static inline int cffmpeg_averror(int errnum) { return AVERROR(errnum); }
@@ -19,8 +23,24 @@ static inline int cffmpeg_averror_stream_not_found(void) { return AVERROR_STREAM
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int cffmpeg_qp2lambda(void) { return FF_QP2LAMBDA; }
 
+/* The FFmpeg releases leamoji supports: 5.1 (Debian 12: libavcodec 59.37, libavformat 59.27) to
+ * 7.1 (Debian 13: libavcodec 61.19, libavformat 61.7), both built and tested in CI. Older
+ * headers stop the build here, with the reason, rather than with errors about missing fields. */
+#if LIBAVCODEC_VERSION_INT < AV_VERSION_INT(59, 37, 100) || \
+    LIBAVFORMAT_VERSION_INT < AV_VERSION_INT(59, 27, 100)
+#error "leamoji needs FFmpeg 5.1 or later (libavcodec 59.37, libavformat 59.27): install newer FFmpeg -dev packages"
+#endif
+
+/* The library versions these headers describe (what leamoji was built against), for
+ * `leamoji --version` next to the versions of the libraries loaded at run time. */
+static inline unsigned cffmpeg_built_avformat_version(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned cffmpeg_built_avcodec_version(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned cffmpeg_built_swscale_version(void) { return LIBSWSCALE_VERSION_INT; }
+static inline unsigned cffmpeg_built_avutil_version(void) { return LIBAVUTIL_VERSION_INT; }
+
 /* Fields and calls that moved between FFmpeg releases, behind one name each, so that leamoji
- * builds against FFmpeg 5.1 (Debian 12) and the releases that removed the old forms (7.x). */
+ * builds against FFmpeg 5.1 (Debian 12) and the releases that deprecated or removed the old
+ * forms (7.x, Debian 13). */
 
 /* A decoded frame's duration in its stream's time base (0 when unknown): `duration` since
  * libavutil 57.30.100, `pkt_duration` (deprecated, then removed) before. */
@@ -33,8 +53,9 @@ static inline int64_t cffmpeg_frame_duration(const AVFrame *frame) {
 }
 
 /* The stream's display matrix (nine int32, 16.16 fixed point) and its size in bytes, or NULL:
- * from the codec parameters' side data since libavcodec 61 (FFmpeg 7, which removed
- * av_stream_get_side_data), from the stream's own before. */
+ * from the codec parameters' side data with libavcodec 61 (FFmpeg 7), from the stream's own
+ * before. FFmpeg 7 still has av_stream_get_side_data but marks it deprecated; FFmpeg 8
+ * (libavformat 62) removes it. */
 static inline const uint8_t *cffmpeg_display_matrix(const AVStream *stream, size_t *size) {
 #if LIBAVCODEC_VERSION_MAJOR >= 61
     const AVPacketSideData *data = av_packet_side_data_get(

@@ -89,4 +89,8 @@ public enum LeamojiProcess {
     FFmpegLogging.silence()
     DurableFile.removeTemporariesOnTermination()
   }
+
+  /// The FFmpeg release and library versions this process runs with (and was built against
+  /// where they differ), one line, from LeamojiVideo: for `leamoji --version`.
+  public static var ffmpegVersion: String { FFmpegVersion.summary }
 }

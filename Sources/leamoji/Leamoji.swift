@@ -23,7 +23,7 @@ struct Leamoji: ParsableCommand {
         leamoji play SampleVideos/meadow-storm.mp4
         leamoji frames SampleVideos/meadow-storm.mp4 --out frames/
 
-      leamoji --version prints the release.
+      leamoji --version prints the release and the FFmpeg libraries it runs with.
       """,
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
@@ -32,7 +32,7 @@ struct Leamoji: ParsableCommand {
     ]
   )
 
-  /// The release, printed by `leamoji --version`.
+  /// The release, the first line of `leamoji --version`.
   static let version = "0.1.0"
 
   static func main() {
@@ -40,8 +40,11 @@ struct Leamoji: ParsableCommand {
     // `--version` is the root's alone, handled here rather than by `CommandConfiguration.version`:
     // ArgumentParser would list that flag in every command's help, where `train --version` is the
     // model card's version option.
+    // The second line names the FFmpeg libraries (a binary built against FFmpeg 5.1 does not
+    // start with 7.1's, so a bug report needs them).
     if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
       print(version)
+      print(LeamojiProcess.ffmpegVersion)
       return
     }
     do {

@@ -212,12 +212,15 @@ struct HelpGoldenTests {
     }
   }
 
-  @Test("leamoji --version prints the release; train --version is the model card's option")
+  @Test("leamoji --version prints the release and FFmpeg's; train --version is the card's option")
   func versionFlag() throws {
     let version = try HelpText.render(["--version"])
+    // The first line alone is the release (scripts take it with `head -1`).
+    let pattern =
+      #"^\d+\.\d+\.\d+\nFFmpeg \S+ \(libavformat \d+\.\d+\.\d+.*, libavcodec \d+\.\d+\.\d+.*, "#
+      + #"libswscale \d+\.\d+\.\d+.*, libavutil \d+\.\d+\.\d+.*\)\n$"#
     #expect(
-      version.status == 0
-        && version.text.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil,
+      version.status == 0 && version.text.range(of: pattern, options: .regularExpression) != nil,
       "\(version.text)")
     let missing = "/nonexistent-leamoji-training-folder"
     let noValue = try HelpText.render(["train", missing, "--version"])

@@ -101,3 +101,40 @@ enum ExternalTools {
     _ = signal(SIGPIPE, SIG_IGN)
   }()
 }
+
+/// How the installed ffmpeg CLI writes a display rotation (a display matrix) while copying a
+/// stream. FFmpeg 7 has the input option `-display_rotation` and accepts the old `rotate` stream
+/// tag silently without writing anything; FFmpeg 5.1 has only the tag. Both take the degrees
+/// the picture turns anticlockwise on display, and give the same file.
+enum RotationOption: Sendable, Equatable {
+  /// `-display_rotation:v:0 N` before the input.
+  case displayRotation
+  /// `-metadata:s:v:0 rotate=N` on the output.
+  case rotateTag
+
+  /// Asks the installed ffmpeg (`ffmpeg -h full` lists its options).
+  static func detect(in directory: URL) throws -> RotationOption {
+    let help = try ExternalTools.run("ffmpeg", ["-hide_banner", "-h", "full"], in: directory)
+    return String(decoding: help.stdout, as: UTF8.self).contains("-display_rotation")
+      ? .displayRotation : .rotateTag
+  }
+
+  /// The options for a stream copy that shows the picture turned `degrees` anticlockwise.
+  func remux(degrees: Int) -> (input: [String], output: [String]) {
+    switch self {
+    case .displayRotation: return (["-display_rotation:v:0", "\(degrees)"], [])
+    case .rotateTag: return ([], ["-metadata:s:v:0", "rotate=\(degrees)"])
+    }
+  }
+}
+
+extension ExternalTools {
+  /// The first line of `tool -version`, e.g. "ffmpeg version 5.1.6-0+deb12u1 Copyright ...",
+  /// up to the copyright; nil when the tool cannot say.
+  static func versionLine(_ tool: String, in directory: URL) -> String? {
+    guard let output = try? run(tool, ["-version"], in: directory),
+      let line = String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").first
+    else { return nil }
+    return String(line.split(separator: " Copyright").first ?? line)
+  }
+}

@@ -67,14 +67,14 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
   /// A second step from the encoded file to the fixture.
   enum Derivation {
-    /// Stream copy with these input and output options (e.g. a `rotate` tag, a cut).
+    /// Stream copy with these input and output options (e.g. a cut).
     case remux(input: [String], output: [String])
     /// Keep only this fraction of the file's bytes.
     case truncate(Double)
-
-    static func rotate(_ tag: Int) -> Derivation {
-      .remux(input: [], output: ["-metadata:s:v:0", "rotate=\(tag)"])
-    }
+    /// Stream copy with a display matrix that turns the picture this many degrees anticlockwise
+    /// on display (what ffprobe then reports as the rotation, within -180...180), written the
+    /// way the installed ffmpeg can (`RotationOption`).
+    case displayRotation(Int)
   }
 
   static let x264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
@@ -146,17 +146,18 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
           "-x264-params", "scenecut=0", "-c:a", "aac",
         ])
     case .rotatedCW90:
-      // FFmpeg 5.1 stores `rotate=N` as "turn N degrees anticlockwise to display".
+      // Stored turned a quarter anticlockwise; shown turned 270 degrees anticlockwise.
       return Recipe(
         upright: PixelSize(width: 120, height: 160), storedQuarterTurns: -1, frameCount: 75,
-        rate: "25", output: Fixture.x264, then: .rotate(270))
+        rate: "25", output: Fixture.x264, then: .displayRotation(270))
     case .rotatedCW270:
       return Recipe(
         upright: PixelSize(width: 120, height: 160), storedQuarterTurns: 1, frameCount: 75,
-        rate: "25", output: Fixture.x264, then: .rotate(90))
+        rate: "25", output: Fixture.x264, then: .displayRotation(90))
     case .rotated180:
       return Recipe(
-        storedQuarterTurns: 2, frameCount: 75, rate: "25", output: Fixture.x264, then: .rotate(180))
+        storedQuarterTurns: 2, frameCount: 75, rate: "25", output: Fixture.x264,
+        then: .displayRotation(180))
     case .anamorphic:
       return Recipe(frameCount: 75, rate: "25", output: Fixture.x264 + ["-vf", "setsar=4/3"])
     case .hevcMKV:

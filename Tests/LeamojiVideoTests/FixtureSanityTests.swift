@@ -62,6 +62,26 @@ struct FixtureSanityTests {
     #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
   }
 
+  /// ffmpeg 7.1 accepts the `rotate` tag that 5.1 writes and silently writes nothing: making a
+  /// rotated fixture fails (FixtureStore checks it) with the ffmpeg version and the option used.
+  @Test(
+    "rotated fixtures carry the display rotation asked for",
+    arguments: Fixture.allCases.filter {
+      if case .displayRotation = $0.recipe.then { return true } else { return false }
+    })
+  func rotatedFixturesCarryTheirRotation(_ fixture: Fixture) throws {
+    let option = try FixtureStore.shared.installedRotationOption
+    let video = try fixture.video
+    guard case .displayRotation(let degrees) = fixture.recipe.then else { return }
+    let expected = (degrees % 360 + 540) % 360 - 180
+    let written = try #require(video.probe.displayMatrixRotation, "no display rotation (\(option))")
+    #expect(written == expected || abs(written) == 180 && abs(expected) == 180, "\(option)")
+    // Shown upright: the display rotation undoes the turns the picture was stored with.
+    let turns = fixture.recipe.storedQuarterTurns
+    #expect(video.probe.uprightQuarterTurns == ((-turns) % 4 + 4) % 4, "\(option)")
+    #expect(video.framesOnScreen.first?.index == 0, "the ffmpeg CLI reads frame 0 upright")
+  }
+
   @Test("fixture properties: B-frames, GOP, start time, VFR, rotation, SAR, lengths")
   func fixtureProperties() throws {
     let bFrames = try Fixture.bFrames.video.probe
