@@ -65,8 +65,8 @@ test: test-deps lint
 # `make test` inside a Debian 13 system (FFmpeg 7.1) made with `debootstrap --variant=minbase
 # trixie` and cached in /var/cache/leamoji (LEAMOJI_DEBIAN13_CACHE=), the Swift toolchain at
 # /opt/swift and the local Swift package copies mounted in. Root or a user with sudo. Fails
-# unless it runs as many tests as this machine's last `make test` (.build/test-output.txt).
-# About 15 min on 2 cores (plus under a minute, once, to make the cached system).
+# unless it runs and skips the same tests as this machine's last `make test`
+# (.build/test-output.txt). About 15 min on 2 cores (plus under a minute, once, for the system).
 test-debian13:
 	scripts/debian13-test.sh
 

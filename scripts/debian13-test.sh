@@ -79,7 +79,7 @@ prepare_base() {
   local started=$SECONDS new="$cache/debian13-base.new.$$"
   log "making the base system (debootstrap --variant=minbase trixie; a few minutes, once)"
   $SUDO mkdir -p "$cache" "$archives"
-  $SUDO rm -rf --one-file-system "$new"
+  partial=$new
   # debootstrap's own mounts (proc, sys) and the package installation run in a private mount
   # namespace: nothing is left mounted whatever happens.
   $SUDO unshare --mount --propagation private env DEBIAN_FRONTEND=noninteractive \
@@ -101,14 +101,18 @@ EOF
   echo "$recipe" | $SUDO tee "$new/.leamoji-base" >/dev/null
   $SUDO rm -rf --one-file-system "$base" "$new.log"
   $SUDO mv "$new" "$base"
+  partial=""
   log "base system ready in $((SECONDS - started)) s"
 }
 
 # --- one run ------------------------------------------------------------------------------------
 
-run=""
+run="" partial=""
 cleanup() {
   local status=$?
+  # A base system left half made (debootstrap failed or was interrupted); its mounts were in
+  # the namespace that ended with it.
+  if [ -n "$partial" ]; then $SUDO rm -rf --one-file-system "$partial" "$partial.log"; fi
   if [ -n "$run" ] && $SUDO test -d "$run"; then
     # The namespace's mounts are gone with it; anything still mounted under the copy (only
     # possible if unshare was not used) is unmounted before anything is removed.
@@ -137,14 +141,19 @@ git_rules() {
 }
 
 run_leg() {
+  # One run at a time makes or copies the base (flock works on a descriptor opened to read).
+  $SUDO mkdir -p "$cache"
+  $SUDO touch "$cache/debian13.lock"
+  exec 9<"$cache/debian13.lock"
+  flock 9
   prepare_base
   [ "$mode" = prepare ] && return
 
   local started=$SECONDS
-  $SUDO mkdir -p "$cache"
   run=$($SUDO mktemp -d "$cache/debian13-run.XXXXXX")
   log "copying the base system to $run"
   $SUDO cp -a "$base" "$run/root"
+  flock -u 9
   local root="$run/root" uid gid user home
   uid=$(id -u)
   gid=$(id -g)
@@ -220,22 +229,21 @@ run_leg() {
   if [ "$mode" = test ] && [ -z "${LEAMOJI_DEBIAN13_COMMAND:-}" ]; then compare_counts; fi
 }
 
-# "Test run with N tests in M suites passed" (swift-testing) and "Executed N tests" (XCTest).
-counts() {
-  {
-    grep -hoE 'Test run with [0-9]+ tests? in [0-9]+ suites?' "$1" | tail -1
-    grep -hoE 'Executed [0-9]+ tests?, with [0-9]+ tests? skipped' "$1" | tail -1
-    echo "skipped: $(grep -cE '^.{0,4}Test .* skipped' "$1" || true)"
-  } | tr '\n' ';'
+# A run's test count (swift-testing's "Test run with N tests in M suites") and the tests it
+# skipped ("➜ Test "name" skipped: "reason""), one a line.
+summary() {
+  grep -aoE 'Test run with [0-9]+ tests? in [0-9]+ suites?' "$1" | tail -1
+  grep -aE '^[^ ]+ Test .* skipped(: |\.$)' "$1" | sed -E 's/^[^ ]+ //' | sort
 }
 
 compare_counts() {
   local mine="$repo/.build-debian13/test-output.txt" host="$repo/.build/test-output.txt"
-  log "Debian 13: $(counts "$mine")"
+  log "Debian 13: $(summary "$mine" | head -1), $(($(summary "$mine" | wc -l) - 1)) skipped"
   [ -f "$host" ] || return 0
-  log "this host: $(counts "$host")"
-  if [ "$(counts "$mine")" != "$(counts "$host")" ]; then
-    echo "debian13-test.sh: Debian 13 ran a different number of tests from this host's make test" >&2
+  log "this host: $(summary "$host" | head -1), $(($(summary "$host" | wc -l) - 1)) skipped"
+  if ! diff <(summary "$host") <(summary "$mine") >&2; then
+    echo "debian13-test.sh: Debian 13 ran or skipped other tests than this host's make test" \
+      "(< this host, > Debian 13)" >&2
     return 1
   fi
 }

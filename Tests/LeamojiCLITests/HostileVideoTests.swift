@@ -171,19 +171,53 @@ enum HostileVideoFixtures {
         "-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-frames:v", "2", "-pix_fmt", "yuv420p",
         root.appendingPathComponent("two.mp4").path,
       ])
+      // A video stream with no frame, next to 2 s of audio. The video is copied, not encoded:
+      // ffmpeg 7 fails an encoder that never gets a frame ("Could not open encoder before EOF").
       try ffmpeg([
-        "-f", "lavfi", "-i", "testsrc=size=64x64", "-f", "lavfi", "-i", "sine", "-map", "0:v",
-        "-map", "1:a", "-frames:v", "0", "-t", "2", root.appendingPathComponent("zero.mkv").path,
+        "-i", root.appendingPathComponent("base.mp4").path, "-f", "lavfi", "-i", "sine",
+        "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-frames:v", "0", "-t", "2",
+        root.appendingPathComponent("zero.mkv").path,
       ])
-      try ffmpeg([
-        "-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "0",
-        root.appendingPathComponent("empty.mp4").path,
-      ])
+      try withoutTracks(
+        root.appendingPathComponent("two.mp4"), to: root.appendingPathComponent("empty.mp4"))
       return .success(root)
     } catch {
       return .failure(HarnessError("\(error)"))
     }
   }()
+
+  /// An MP4 whose `moov` lists no track: `source` with its `trak` boxes taken out. (ffmpeg 5.1
+  /// wrote such a file for an output given no frame; ffmpeg 7 refuses to write one.)
+  static func withoutTracks(_ source: URL, to url: URL) throws {
+    let bytes = [UInt8](try Data(contentsOf: source))
+    // Boxes as (start, size, type); sizes are 32-bit in files this small.
+    func boxes(_ range: Range<Int>) throws -> [(start: Int, size: Int, type: String)] {
+      var found: [(start: Int, size: Int, type: String)] = []
+      var at = range.lowerBound
+      while at + 8 <= range.upperBound {
+        let size = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard size >= 8, at + size <= range.upperBound else {
+          throw HarnessError("\(source.lastPathComponent): box size \(size) at \(at)")
+        }
+        found.append((at, size, String(decoding: bytes[at + 4..<at + 8], as: UTF8.self)))
+        at += size
+      }
+      return found
+    }
+    var output: [UInt8] = []
+    for box in try boxes(0..<bytes.count) {
+      guard box.type == "moov" else {
+        output += bytes[box.start..<box.start + box.size]
+        continue
+      }
+      let kept = try boxes(box.start + 8..<box.start + box.size).filter { $0.type != "trak" }
+        .flatMap { bytes[$0.start..<$0.start + $0.size] }
+      let size = UInt32(8 + kept.count)
+      output += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array("moov".utf8)
+      output += kept
+    }
+    try Data(output).write(to: url)
+  }
 
   static var base: URL {
     (try? folder.get())?.appendingPathComponent("base.mp4") ?? URL(fileURLWithPath: "/nonexistent")
