@@ -7,6 +7,7 @@
 # Per clip and round, interleaved, each command once:
 #   leamoji analyze CLIP            (release build, shipped model: decoding, classifying,
 #                                    poster, timeline file), and with --interval 10
+#   leamoji analyze CLIP --model $BENCH_BACKBONE (the EfficientNet-Lite0 backbone, issue 21)
 #   leamoji analyze on a 160x120 clip of the same length: the cost besides decoding
 #   ffmpeg -v error -i CLIP -vf fps=1,scale=64:64 -f rawvideo -y /dev/null   (extraction)
 #   ffmpeg -v error -i CLIP -f null -                        (full decode)
@@ -16,13 +17,15 @@
 # frame whatever the fps filter keeps, so it is the peer for --interval 10 too).
 #
 # Environment: LEAMOJI_BIN (default: the release build), BENCH_ROUNDS (default 3),
-# BENCH_CLIPS (default .build/bench-clips), BENCH_ONLY (a clip name, to run just one).
+# BENCH_CLIPS (default .build/bench-clips), BENCH_ONLY (a clip name, to run just one),
+# BENCH_BACKBONE (default Models/efficientnet-lite0.safetensors; "" skips that row).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_ROUNDS:-3}
 CLIPS=${BENCH_CLIPS:-.build/bench-clips}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+BACKBONE=${BENCH_BACKBONE-Models/efficientnet-lite0.safetensors}
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "the ffmpeg CLI is needed (make test-deps)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed: apt-get install time" >&2; exit 1; }
@@ -98,6 +101,11 @@ for entry in "${CLIP_LIST[@]}"; do
       measure "r-leamoji-$interval" "$BIN" analyze "$clip" --interval "$interval" \
         --output "$WORK/out/MovieData.json"
     done
+    if [ -n "$BACKBONE" ]; then
+      rm -rf "$WORK/out"
+      measure r-backbone "$BIN" analyze "$clip" --model "$BACKBONE" \
+        --output "$WORK/out/MovieData.json"
+    fi
     rm -rf "$WORK/out"
     measure r-small "$BIN" analyze "$small" --output "$WORK/out/MovieData.json"
     rm -rf "$WORK/out"
@@ -106,9 +114,11 @@ for entry in "${CLIP_LIST[@]}"; do
     measure r-noref ffmpeg -v error -skip_frame noref -i "$clip" -f null -
   done
   base=$(median r-extract 1)
-  for row in "leamoji-1|leamoji analyze" "leamoji-10|leamoji analyze --interval 10" \
-    "small|  same at 160x120" "extract|ffmpeg fps=1,scale=64:64" "full|ffmpeg full decode" \
-    "noref|ffmpeg -skip_frame noref"; do
+  rows=("leamoji-1|leamoji analyze" "leamoji-10|leamoji analyze --interval 10")
+  [ -n "$BACKBONE" ] && rows+=("backbone|leamoji analyze, backbone")
+  rows+=("small|  same at 160x120" "extract|ffmpeg fps=1,scale=64:64" "full|ffmpeg full decode")
+  rows+=("noref|ffmpeg -skip_frame noref")
+  for row in "${rows[@]}"; do
     IFS='|' read -r key label <<<"$row"
     t=$(median "r-$key" 1)
     m=$(median "r-$key" 2)

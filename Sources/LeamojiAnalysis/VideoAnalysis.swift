@@ -18,7 +18,8 @@ public struct VideoAnalysis: Sendable {
   /// batch's predictions do not depend on its size; one sample classifies as fast per image).
   /// Making every sample's preview cost about 0.2 CPU seconds a minute of 1080p film.
   public static let posterBatchSize = 1
-  /// Threads a video's batches are classified on (see `run`'s `threads`).
+  /// Threads a video's batches are classified on (see `run`'s `threads`), unless the network
+  /// splits one image over threads (`Classifier.splitsOneImage`).
   static let classifyingThreads = 1
 
   public let info: VideoInfo
@@ -39,7 +40,9 @@ public struct VideoAnalysis: Sendable {
   ///     samples, a few milliseconds) and come while the decoder's frame threads keep every core
   ///     busy, so they are classified on the calling thread: a second thread would cost a
   ///     network workspace, a worker thread and its allocation arena (about 4 MB of peak memory)
-  ///     for no time saved.
+  ///     for no time saved. A network that splits one image over threads (a pretrained
+  ///     backbone, 20 times the work per image) gets them all: its image is computed on every
+  ///     core while the decoder waits for it.
   ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
   public static func run(
@@ -64,7 +67,8 @@ public struct VideoAnalysis: Sendable {
     func classifyPending() throws {
       guard !pending.isEmpty else { return }
       let predictions = try classifier.classify(
-        pending.map(\.image), threads: min(threads, classifyingThreads))
+        pending.map(\.image),
+        threads: classifier.splitsOneImage ? threads : min(threads, classifyingThreads))
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         // Batches of one when a poster is wanted: the sampler still holds this sample's picture.

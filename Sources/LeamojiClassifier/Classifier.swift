@@ -98,6 +98,10 @@ public struct Classifier: Sendable {
   /// The labels' names in output order.
   public var labelNames: [String] { labels.map(\.name) }
 
+  /// True when one image's pass is split over the threads `classify` is given
+  /// (`Network.splitsOneSample`): worth more than one thread even for one image.
+  public var splitsOneImage: Bool { network.splitsOneSample }
+
   /// Predictions for `images`, in order, in batches of 64. The result for an image does not
   /// depend on the batch it is in, nor on `threads`.
   /// - Throws: `ClassifierError.imageSize` when an image is not `inputSize`.

@@ -83,26 +83,19 @@ extension Kernels {
     static let relu6 = Activation(code: 2)
   }
 
-  /// Floats of `A[m×k]` packed into the GEMM's 4-row panels (`packWeights`).
-  static func packedCount(m: Int, k: Int) -> Int {
-    (m + tileRows - 1) / tileRows * tileRows * k
-  }
-
-  /// Packs a row-major `A[m×k]` into `packedCount(m:k:)` floats, the layout `gemmPacked`
-  /// takes as `packedA`: weights used for many products are packed once.
-  static func packWeights(
-    m: Int, k: Int, a: UnsafePointer<Float>, into packed: UnsafeMutablePointer<Float>
-  ) {
-    packA(
-      m: m, k: k, a: a, aRowStride: k, aColStride: 1, tiles: (m + tileRows - 1) / tileRows,
-      into: packed)
-  }
-
-  /// Floats of scratch `gemmPacked` needs for an `m`-row product whose `A` is already packed.
-  static func gemmPrepackedScratchCount(m: Int) -> Int {
+  /// Floats of scratch `gemmPacked` needs for an `m`-row product that reads its weights in
+  /// place (`weightsInPlace`).
+  static func gemmInPlaceScratchCount(m: Int) -> Int {
     let paddedRows = (m + tileRows - 1) / tileRows * tileRows
-    return paddedRows + kBlock * tileColumns + tileRows * tileColumns
+    return paddedRows + kBlock * residentColumns + tileRows * tileColumns + tileRows * kBlock
   }
+
+  /// A product whose weights are read in place and that has at most this many columns packs
+  /// all of a `k` block's `B` panels first and then runs each `A` tile across all of them: the
+  /// weights stream from memory once instead of once per panel (the small late maps of a
+  /// MobileNet, where the weights outweigh the activations). Every element's sum runs in the
+  /// same order either way.
+  static let residentColumns = 256
 
   /// Floats of scratch `gemmPacked` needs for an `m x k` product.
   static func gemmScratchCount(m: Int, k: Int) -> Int {
@@ -117,7 +110,10 @@ extension Kernels {
   ///   - b: element `(p, j)` at `b[p * bRowStride + j * bColStride]` (so `colᵀ` is used in place).
   ///   - c: element `(i, j)` at `c[i * ldc + j]`.
   ///   - start: overwrite (with `bias[i]` added when given) or accumulate into `C`.
-  ///   - scratch: at least `gemmScratchCount(m:k:)` floats, owned by the calling thread.
+  ///   - scratch: at least `gemmScratchCount(m:k:)` floats (`gemmInPlaceScratchCount(m:)`
+  ///     with `weightsInPlace`), owned by the calling thread.
+  ///   - weightsInPlace: read a row-major `A` (`aColStride` 1) where it is instead of packing it:
+  ///     the same sums, without a packed copy of every weight.
   ///   - bIsPanels: `B` is already in the packed layout (`im2colPanels`): panel `q` of 16
   ///     columns at `b + q * k * 16`, row `p` of it at `+ p * 16`, zero past `n`; the strides
   ///     are then ignored and nothing is copied.
@@ -128,15 +124,16 @@ extension Kernels {
     c: UnsafeMutablePointer<Float>, ldc: Int,
     start: GEMMStart, bias: UnsafePointer<Float>?, relu: Bool,
     scratch: UnsafeMutablePointer<Float>, bIsPanels: Bool = false,
-    activation: Activation? = nil, packedA prepacked: UnsafePointer<Float>? = nil
+    activation: Activation? = nil, weightsInPlace: Bool = false
   ) {
     guard m > 0, n > 0 else { return }
+    precondition(!weightsInPlace || aColStride == 1, "weights in place must be row-major")
     let tiles = (m + tileRows - 1) / tileRows
     let paddedRows = tiles * tileRows
     let packedA: UnsafePointer<Float>
     let packedBias: UnsafeMutablePointer<Float>
-    if let prepacked {
-      packedA = prepacked
+    if weightsInPlace {
+      packedA = a
       packedBias = scratch
     } else {
       packA(
@@ -146,9 +143,62 @@ extension Kernels {
       packedBias = scratch + paddedRows * k
     }
     let packedB = packedBias + paddedRows
-    let edgeTile = packedB + kBlock * tileColumns
+    let residentB = weightsInPlace && !bIsPanels && n <= residentColumns
+    let edgeTile = packedB + kBlock * (weightsInPlace ? residentColumns : tileColumns)
+    let edgeA = edgeTile + tileRows * tileColumns
     let act = activation ?? (relu ? .relu : Activation.none)
     for i in 0..<paddedRows { packedBias[i] = bias != nil && i < m ? bias![i] : 0 }
+
+    // One register tile: rows of tile `t`, columns `j0..<j0 + cols` from `panel`.
+    @inline(__always)
+    func tile(
+      _ t: Int, _ j0: Int, _ cols: Int, _ panel: UnsafePointer<Float>, _ p0: Int, _ kc: Int,
+      mode: GEMMStart, useBias: Bool, act: Activation
+    ) {
+      let rows = min(tileRows, m - t * tileRows)
+      let tileBias = UnsafePointer(packedBias + t * tileRows)
+      let cTile = c + t * tileRows * ldc + j0
+      if weightsInPlace && rows == tileRows && cols == tileColumns {
+        kernel4x16(
+          k: kc, a: a + t * tileRows * aRowStride + p0, aRowStep: aRowStride, aKStep: 1,
+          b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
+          bias: useBias ? tileBias : nil, activation: act)
+        return
+      }
+      let pa: UnsafePointer<Float>
+      if weightsInPlace {
+        // A partial tile: its rows packed with zeros below (the kernel reads four rows), or a
+        // full one copied so the edge path below runs the packed kernel on it.
+        for p in 0..<kc {
+          for r in 0..<tileRows {
+            edgeA[p * tileRows + r] = r < rows ? a[(t * tileRows + r) * aRowStride + p0 + p] : 0
+          }
+        }
+        pa = UnsafePointer(edgeA)
+      } else {
+        pa = UnsafePointer(packedA + t * tileRows * k + p0 * tileRows)
+      }
+      if rows == tileRows && cols == tileColumns {
+        kernel4x16(
+          k: kc, a: pa, b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
+          bias: useBias ? tileBias : nil, activation: act)
+      } else {
+        // Edge tile: run the full kernel on a 4x16 copy, then keep the valid part.
+        for r in 0..<tileRows {
+          for j in 0..<tileColumns {
+            let inside = r < rows && j < cols
+            edgeTile[r * tileColumns + j] =
+              !inside ? 0 : mode == .accumulate ? cTile[r * ldc + j] : useBias ? tileBias[r] : 0
+          }
+        }
+        kernel4x16(
+          k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
+          activation: act)
+        for r in 0..<rows {
+          for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
+        }
+      }
+    }
 
     var p0 = 0
     repeat {
@@ -157,6 +207,26 @@ extension Kernels {
       let last = p0 + kc >= k
       let mode: GEMMStart = first ? start : .accumulate
       let useBias = first && start == .overwrite && bias != nil
+      let blockAct = last ? act : .none
+      if residentB {
+        let panels = (n + tileColumns - 1) / tileColumns
+        for q in 0..<panels {
+          let j0 = q * tileColumns
+          packB(
+            kc: kc, cols: min(tileColumns, n - j0), b: b + p0 * bRowStride + j0 * bColStride,
+            bRowStride: bRowStride, bColStride: bColStride, into: packedB + q * kc * tileColumns)
+        }
+        for t in 0..<tiles {
+          for q in 0..<panels {
+            let j0 = q * tileColumns
+            tile(
+              t, j0, min(tileColumns, n - j0), UnsafePointer(packedB + q * kc * tileColumns), p0,
+              kc, mode: mode, useBias: useBias, act: blockAct)
+          }
+        }
+        p0 += kc
+        continue
+      }
       var j0 = 0
       while j0 < n {
         let cols = min(tileColumns, n - j0)
@@ -170,30 +240,7 @@ extension Kernels {
           panel = UnsafePointer(packedB)
         }
         for t in 0..<tiles {
-          let rows = min(tileRows, m - t * tileRows)
-          let pa = UnsafePointer(packedA + t * tileRows * k + p0 * tileRows)
-          let tileBias = UnsafePointer(packedBias + t * tileRows)
-          let cTile = c + t * tileRows * ldc + j0
-          if rows == tileRows && cols == tileColumns {
-            kernel4x16(
-              k: kc, a: pa, b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
-              bias: useBias ? tileBias : nil, activation: last ? act : .none)
-          } else {
-            // Edge tile: run the full kernel on a 4x16 copy, then keep the valid part.
-            for r in 0..<tileRows {
-              for j in 0..<tileColumns {
-                let inside = r < rows && j < cols
-                edgeTile[r * tileColumns + j] =
-                  !inside ? 0 : mode == .accumulate ? cTile[r * ldc + j] : useBias ? tileBias[r] : 0
-              }
-            }
-            kernel4x16(
-              k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
-              activation: last ? act : .none)
-            for r in 0..<rows {
-              for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
-            }
-          }
+          tile(t, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
         }
         j0 += cols
       }
@@ -280,7 +327,8 @@ extension Kernels {
   /// `start` is the old `C` (`load`), the bias per row, or zero.
   @inline(__always)
   private static func kernel4x16(
-    k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
+    k: Int, a: UnsafePointer<Float>, aRowStep: Int = 1, aKStep: Int = tileRows,
+    b: UnsafePointer<Float>, c: UnsafeMutablePointer<Float>,
     ldc: Int, load: Bool, bias: UnsafePointer<Float>?, activation: Activation
   ) {
     let c0 = c
@@ -325,22 +373,23 @@ extension Kernels {
     }
     var pa = a
     var pb = b
+    let (r1, r2, r3) = (aRowStep, 2 * aRowStep, 3 * aRowStep)
     for _ in 0..<k {
       let b0 = loadV8(pb)
       let b1 = loadV8(pb + 8)
       let a0 = V8(repeating: pa[0])
       s00 = fmadd(s00, a0, b0)
       s01 = fmadd(s01, a0, b1)
-      let a1 = V8(repeating: pa[1])
+      let a1 = V8(repeating: pa[r1])
       s10 = fmadd(s10, a1, b0)
       s11 = fmadd(s11, a1, b1)
-      let a2 = V8(repeating: pa[2])
+      let a2 = V8(repeating: pa[r2])
       s20 = fmadd(s20, a2, b0)
       s21 = fmadd(s21, a2, b1)
-      let a3 = V8(repeating: pa[3])
+      let a3 = V8(repeating: pa[r3])
       s30 = fmadd(s30, a3, b0)
       s31 = fmadd(s31, a3, b1)
-      pa += 4
+      pa += aKStep
       pb += 16
     }
     if activation != .none {

@@ -7,99 +7,25 @@ extension Engine {
   /// address of parameter tensor `i` (network order): the training context's flat vector or
   /// the layers' own tensors.
   ///
-  /// `packed` holds the GEMM weights of MobileNet-style steps (`PackedWeights`); `lanes` is how
+  /// `lanes` is how
   /// many threads one sample's steps may be split over (the workspace's lane scratches bound
   /// it). The split never changes a result: each output element is computed by one lane, in
   /// the same order.
   @discardableResult
   func forward(
     _ x: UnsafePointer<Float>, parameters p: UnsafePointer<UnsafePointer<Float>>,
-    affine: UnsafePointer<Float>? = nil, packed: UnsafePointer<Float>? = nil, lanes: Int = 1,
+    affine: UnsafePointer<Float>? = nil, lanes: Int = 1,
     in ws: EngineWorkspace, stepNanoseconds: UnsafeMutablePointer<UInt64>? = nil
   ) -> UnsafeMutablePointer<Float> {
-    var input = x
     let lanes = max(1, min(lanes, ws.laneScratch.count))
-    var clock = stepNanoseconds == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-    for (s, step) in steps.enumerated() {
-      defer {
-        if let stepNanoseconds {
-          let now = DispatchTime.now().uptimeNanoseconds
-          stepNanoseconds[s] += now - clock
-          clock = now
-        }
-      }
-      let out = ws.outputs[s]
-      switch step.op {
-      case .pointwise(_, let b, let inChannels, let outChannels, let positions, let at, let act):
-        Engine.packedProduct(
-          rows: outChannels, columns: positions, depth: inChannels, weights: packed! + at,
-          bias: p[b], input: input, output: out, activation: act, lanes: lanes, in: ws)
-      case .paddedConv(_, let b, let inChannels, let outChannels, let g, let at, let act):
-        let col = ws.cols[s]!
-        Kernels.im2col(g, channels: inChannels, input: input, col: col)
-        Engine.packedProduct(
-          rows: outChannels, columns: g.outArea, depth: inChannels * g.kernel * g.kernel,
-          weights: packed! + at, bias: p[b], input: col, output: out, activation: act,
-          lanes: lanes, in: ws)
-      case .depthwise(let w, let b, let channels, let g, let act):
-        let (weights, bias) = (Shared(p[w]), Shared(p[b]))
-        let (source, target) = (Shared(input), Shared(out))
-        Engine.split(channels: channels, lanes: lanes) { lo, hi, lane in
-          Kernels.depthwise(
-            g, channels: lo..<hi, input: source.p, weight: weights.p, bias: bias.p,
-            output: target.m, activation: act, scratch: ws.laneScratch[lane])
-        }
-      case .relu6:
-        Kernels.relu6(input, out, step.outCount)
-      case .addSkip(let source):
-        Kernels.add(input, source < 0 ? x : UnsafePointer(ws.outputs[source]), out, step.outCount)
-      case .conv(let w, let b, let outChannels, let g, let relu):
-        let col = ws.cols[s]!
-        Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
-        Kernels.gemmPacked(
-          m: outChannels, n: g.positions, k: g.patchSize,
-          a: p[w], aRowStride: g.patchSize, aColStride: 1,
-          b: col, bRowStride: 0, bColStride: 0,
-          c: out, ldc: g.positions, start: .overwrite, bias: p[b], relu: relu != 0,
-          scratch: ws.scratch, bIsPanels: true)
-      case .relu:
-        Kernels.relu(input, out, step.outCount)
-      case .maxPool(let g):
-        Kernels.maxPool(g, input: input, output: out)
-      case .globalAvgPool(let channels, let area):
-        for c in 0..<channels { out[c] = Kernels.sum(input + c * area, area) / Float(area) }
-      case .flatten:
-        out.update(from: input, count: step.outCount)
-      case .linear(let w, let b, let inFeatures, let outFeatures) where mobile:
-        let (weight, bias) = (p[w], p[b])
-        for o in 0..<outFeatures {
-          out[o] = bias[o] + Kernels.dot(weight + o * inFeatures, input, inFeatures)
-        }
-      case .linear(let w, let b, let inFeatures, let outFeatures):
-        let (weight, bias) = (p[w], p[b])
-        for o in 0..<outFeatures {
-          var sum = bias[o]
-          let row = weight + o * inFeatures
-          for i in 0..<inFeatures { sum += row[i] * input[i] }
-          out[o] = sum
-        }
-      case .batchNorm(let at, let channels, let area, let relu):
-        let scale = affine! + at
-        let shift = scale + channels
-        for c in 0..<channels {
-          let (k, b) = (scale[c], shift[c])
-          let x = input + c * area
-          let y = out + c * area
-          if relu != 0 {
-            for i in 0..<area { y[i] = max(x[i] * k + b, 0) }
-          } else {
-            for i in 0..<area { y[i] = x[i] * k + b }
-          }
-        }
-      case .identity:
-        out.update(from: input, count: step.outCount)
-      }
-      input = UnsafePointer(out)
+    let crew = lanes > 1 ? ws.crew(lanes: lanes) : nil
+    let pass = ForwardPass(
+      engine: self, x: x, p: p, affine: affine, ws: ws, crew: crew,
+      lanes: crew?.lanes ?? 1)
+    if let crew, crew.lanes > 1 {
+      crew.run { lane in pass.run(lane: lane, stepNanoseconds: lane == 0 ? stepNanoseconds : nil) }
+    } else {
+      pass.run(lane: 0, stepNanoseconds: stepNanoseconds)
     }
     return ws.outputs[steps.count - 1]
   }
@@ -200,55 +126,4 @@ extension Engine {
     }
     return (Float(loss), best == label)
   }
-}
-
-extension Engine {
-  /// `output[rows×columns] = activation(bias + W · input[depth×columns])` with `W` already
-  /// packed (`PackedWeights`), the columns split over `lanes` in whole panels: the 1x1
-  /// convolutions (input = the CHW maps) and the stem (input = its im2col matrix).
-  static func packedProduct(
-    rows: Int, columns: Int, depth: Int, weights: UnsafePointer<Float>,
-    bias: UnsafePointer<Float>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-    activation: Kernels.Activation, lanes: Int, in ws: EngineWorkspace
-  ) {
-    let (w, b) = (Shared(weights), Shared(bias))
-    let (source, target) = (Shared(input), Shared(output))
-    split(columns: columns, lanes: lanes) { lo, hi, lane in
-      Kernels.gemmPacked(
-        m: rows, n: hi - lo, k: depth, a: w.p, aRowStride: depth, aColStride: 1,
-        b: source.p + lo, bRowStride: columns, bColStride: 1, c: target.m + lo, ldc: columns,
-        start: .overwrite, bias: b.p, relu: false, scratch: ws.laneScratch[lane],
-        activation: activation, packedA: w.p)
-    }
-  }
-
-  /// Runs `body(lo, hi, lane)` over `columns` output positions cut into `lanes` parts of whole
-  /// 16-column panels, on that many threads (inline for one).
-  static func split(columns: Int, lanes: Int, _ body: @Sendable (Int, Int, Int) -> Void) {
-    let panels = (columns + 15) / 16
-    let parts = min(lanes, panels)
-    guard parts > 1 else { return body(0, columns, 0) }
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let lo = panels * part / parts * 16
-      let hi = min(columns, panels * (part + 1) / parts * 16)
-      body(lo, hi, part)
-    }
-  }
-
-  /// Runs `body(lo, hi, lane)` over `channels` cut into `lanes` parts, on that many threads.
-  static func split(channels: Int, lanes: Int, _ body: @Sendable (Int, Int, Int) -> Void) {
-    let parts = min(lanes, channels)
-    guard parts > 1 else { return body(0, channels, 0) }
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      body(channels * part / parts, channels * (part + 1) / parts, part)
-    }
-  }
-}
-
-/// A float pointer handed to the lanes of one step; each lane writes only its own part.
-struct Shared: @unchecked Sendable {
-  let m: UnsafeMutablePointer<Float>
-  var p: UnsafePointer<Float> { UnsafePointer(m) }
-  init(_ p: UnsafePointer<Float>) { m = UnsafeMutablePointer(mutating: p) }
-  init(_ p: UnsafeMutablePointer<Float>) { m = p }
 }

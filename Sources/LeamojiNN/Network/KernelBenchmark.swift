@@ -140,7 +140,6 @@ extension KernelBenchmark {
     context.load(network.layers)
     context.reserve(samples: 0, workers: 1)
     let ws = context.workspaces[0]
-    let packed = network.packedWeights.pointer(engine: engine, parameters: network.parameters)
     let x = [Float](repeating: 0.5, count: engine.inputCount)
     let times = UnsafeMutablePointer<UInt64>.allocate(capacity: engine.steps.count)
     defer { times.deallocate() }
@@ -151,8 +150,8 @@ extension KernelBenchmark {
       x.withUnsafeBufferPointer { input in
         repeat {
           _ = engine.forward(
-            input.baseAddress!, parameters: p, affine: context.affine, packed: packed,
-            lanes: threads, in: ws, stepNanoseconds: times)
+            input.baseAddress!, parameters: p, affine: context.affine, lanes: threads, in: ws,
+            stepNanoseconds: times)
           runs += 1
         } while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds
       }
@@ -162,11 +161,11 @@ extension KernelBenchmark {
       let kind: String
       let macs: Int
       switch step.op {
-      case .pointwise(_, _, let i, let o, let positions, _, _):
+      case .pointwise(_, _, let i, let o, let positions, _):
         (kind, macs) = ("pointwise (GEMM)", i * o * positions)
       case .depthwise(_, _, let c, let g, _):
         (kind, macs) = ("depthwise", c * g.kernel * g.kernel * g.outArea)
-      case .paddedConv(_, _, let i, let o, let g, _, _):
+      case .paddedConv(_, _, let i, let o, let g, _):
         (kind, macs) = ("stem (im2col + GEMM)", i * o * g.kernel * g.kernel * g.outArea)
       case .linear(_, _, let i, let o):
         (kind, macs) = ("linear", i * o)

@@ -16,9 +16,6 @@ public struct Network: Sendable {
   /// The compiled batch runner with its reusable buffers (nil for networks with a layer type
   /// it does not know, which run layer by layer). Shared by copies; it holds no weights.
   let engine: Engine?
-  /// The engine's pre-packed GEMM weights for these parameters, made on first use; replaced
-  /// (empty) whenever the parameters change, so a copy with other weights never sees them.
-  var packedWeights = PackedWeights()
 
   /// The threads a batch uses when the caller does not say: all active processors.
   public static var defaultThreads: Int { Parallel.defaultThreads }
@@ -208,6 +205,10 @@ public struct Network: Sendable {
       uniqueKeysWithValues: zip(parameterNames + bufferNames, parameters + buffers))
   }
 
+  /// True when one sample's forward pass is itself split over the threads it is given
+  /// (MobileNet-style networks): a batch of one then still uses every core.
+  public var splitsOneSample: Bool { engine?.mobile ?? false }
+
   /// True when training runs layer by layer (`batchGradients` or the layers' own backward
   /// passes): batch norm or dropout, or a step the engine runs forward only.
   var trainsLayerByLayer: Bool { dependsOnTrainingMode || !(engine?.canBackprop ?? false) }
@@ -250,7 +251,6 @@ public struct Network: Sendable {
   private mutating func distribute(
     _ tensors: [Tensor], into part: WritableKeyPath<any Layer, [Tensor]>
   ) {
-    packedWeights = PackedWeights()
     var next = 0
     for l in layers.indices {
       let n = layers[l][keyPath: part].count
@@ -285,39 +285,4 @@ public struct ParameterSnapshot: Equatable, Sendable {
   public let tensors: [Tensor]
   /// The buffers (batch norm running statistics), network order.
   public var buffers: [Tensor] = []
-}
-
-/// The GEMM weights of a MobileNet-style network's 1x1 and im2col convolutions packed into the
-/// GEMM's panels (`Kernels.packWeights`) once, instead of once per image.
-final class PackedWeights: @unchecked Sendable {
-  private let lock = ThreadLock()
-  private var buffer: UnsafeMutablePointer<Float>?
-
-  /// The packed weights for `engine`'s steps from `parameters` (network order), packed on the
-  /// first call; nil when the engine has no such step. Valid while this object lives.
-  func pointer(engine: Engine, parameters: [Tensor]) -> UnsafePointer<Float>? {
-    guard engine.packedCount > 0 else { return nil }
-    lock.lock()
-    defer { lock.unlock() }
-    if let buffer { return UnsafePointer(buffer) }
-    let packed = UnsafeMutablePointer<Float>.allocate(capacity: engine.packedCount)
-    for step in engine.steps {
-      let (w, m, k, at): (Int, Int, Int, Int)
-      switch step.op {
-      case .pointwise(let weight, _, let inChannels, let outChannels, _, let offset, _):
-        (w, m, k, at) = (weight, outChannels, inChannels, offset)
-      case .paddedConv(let weight, _, let inChannels, let outChannels, let g, let offset, _):
-        (w, m, k, at) = (weight, outChannels, inChannels * g.kernel * g.kernel, offset)
-      default:
-        continue
-      }
-      parameters[w].data.withUnsafeBufferPointer {
-        Kernels.packWeights(m: m, k: k, a: $0.baseAddress!, into: packed + at)
-      }
-    }
-    buffer = packed
-    return UnsafePointer(packed)
-  }
-
-  deinit { buffer?.deallocate() }
 }

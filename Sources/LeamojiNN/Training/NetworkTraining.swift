@@ -72,9 +72,6 @@ extension Network {
     var out = [Float](repeating: 0, count: n * classes)
     // The last step is the linear layer; its input is the step before's output.
     let last = engine.steps.count - 1
-    let packed = packedWeights.pointer(engine: engine, parameters: parameters).map {
-      SharedPointer(base: UnsafeMutablePointer(mutating: $0))
-    }
     // MobileNet-style steps split one sample over the threads the samples leave idle.
     let lanes = engine.mobile ? max(1, threads / n) : 1
     let run = { (tensors: UnsafePointer<UnsafePointer<Float>>) in
@@ -87,7 +84,7 @@ extension Network {
           context.run(n, threads: threads) { ws, i in
             let logits = engine.forward(
               x.base + i * size, parameters: p.base, affine: a.base,
-              packed: packed.map { UnsafePointer($0.base) }, lanes: lanes, in: ws)
+              lanes: lanes, in: ws)
             let z = features ? (last == 0 ? x.base + i * size : ws.outputs[last - 1]) : logits
             (y.base + i * classes).update(from: z, count: classes)
           }

@@ -78,8 +78,9 @@ struct MobileEngineTests {
     }
   }
 
-  /// New parameters are packed again: a changed copy never runs on the old packed weights.
-  @Test func changedWeightsArePackedAgain() throws {
+  /// The steps read the weights in place: a copy with changed parameters runs on its own
+  /// weights, and the original still on its own.
+  @Test func changedWeightsAreUsed() throws {
     let net = try Self.network()
     let x = TestSupport.random([1, 3, 23, 23], seed: 29)
     let before = try net.logits(x, threads: 1)

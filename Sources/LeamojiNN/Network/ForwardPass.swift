@@ -1,0 +1,151 @@
+import Dispatch
+
+/// One sample's forward pass over the engine's steps, run by one lane or by several at once
+/// (`LaneCrew`). Every step is cut into parts by output element (columns of a GEMM, channels,
+/// outputs of the linear layer, stretches of an elementwise step); lane `l` of `n` computes
+/// part `l`, with exactly the arithmetic and order one lane would use, so the result is the
+/// same bits for any number of lanes. Lanes meet at the crew's barrier after every step.
+struct ForwardPass: @unchecked Sendable {
+  let engine: Engine
+  let x: UnsafePointer<Float>
+  /// `p[i]` is the address of parameter tensor `i` (network order).
+  let p: UnsafePointer<UnsafePointer<Float>>
+  let affine: UnsafePointer<Float>?
+  let ws: EngineWorkspace
+  let crew: LaneCrew?
+  let lanes: Int
+
+  /// Runs every step's part for `lane`; times each step into `stepNanoseconds` when given.
+  func run(lane: Int, stepNanoseconds: UnsafeMutablePointer<UInt64>?) {
+    var input = x
+    var clock = stepNanoseconds == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+    for s in engine.steps.indices {
+      step(s, input: input, lane: lane)
+      if lanes > 1 { crew?.barrier() }
+      if let stepNanoseconds {
+        let now = DispatchTime.now().uptimeNanoseconds
+        stepNanoseconds[s] += now - clock
+        clock = now
+      }
+      input = UnsafePointer(ws.outputs[s])
+    }
+  }
+
+  /// Lane `lane`'s part of step `s`.
+  private func step(_ s: Int, input: UnsafePointer<Float>, lane: Int) {
+    let step = engine.steps[s]
+    let out = ws.outputs[s]
+    switch step.op {
+    case .pointwise(let w, let b, let inChannels, let outChannels, let positions, let act):
+      product(
+        rows: outChannels, columns: positions, depth: inChannels, weights: p[w],
+        bias: p[b], input: input, output: out, activation: act, lane: lane)
+    case .paddedConv(let w, let b, let inChannels, let outChannels, let g, let act):
+      let col = ws.cols[s]!
+      let rows = part(inChannels, lane)
+      let taps = g.kernel * g.kernel
+      Kernels.im2col(
+        g, channels: rows.count, input: input + rows.lowerBound * g.area,
+        col: col + rows.lowerBound * taps * g.outArea)
+      if lanes > 1 { crew?.barrier() }
+      product(
+        rows: outChannels, columns: g.outArea, depth: inChannels * taps,
+        weights: p[w], bias: p[b], input: col, output: out, activation: act, lane: lane)
+    case .depthwise(let w, let b, let channels, let g, let act):
+      Kernels.depthwise(
+        g, channels: part(channels, lane), input: input, weight: p[w], bias: p[b], output: out,
+        activation: act, scratch: ws.laneScratch[lane])
+    case .relu6:
+      let r = stretch(step.outCount, lane)
+      Kernels.relu6(input + r.lowerBound, out + r.lowerBound, r.count)
+    case .relu:
+      let r = stretch(step.outCount, lane)
+      Kernels.relu(input + r.lowerBound, out + r.lowerBound, r.count)
+    case .addSkip(let source):
+      let r = stretch(step.outCount, lane)
+      let skip = source < 0 ? x : UnsafePointer(ws.outputs[source])
+      Kernels.add(input + r.lowerBound, skip + r.lowerBound, out + r.lowerBound, r.count)
+    case .flatten, .identity:
+      let r = stretch(step.outCount, lane)
+      (out + r.lowerBound).update(from: input + r.lowerBound, count: r.count)
+    case .globalAvgPool(let channels, let area):
+      for c in part(channels, lane) {
+        out[c] = Kernels.sum(input + c * area, area) / Float(area)
+      }
+    case .linear(let w, let b, let inFeatures, let outFeatures) where engine.mobile:
+      let (weight, bias) = (p[w], p[b])
+      for o in part(outFeatures, lane) {
+        out[o] = bias[o] + Kernels.dot(weight + o * inFeatures, input, inFeatures)
+      }
+    case .linear(let w, let b, let inFeatures, let outFeatures):
+      let (weight, bias) = (p[w], p[b])
+      for o in part(outFeatures, lane) {
+        var sum = bias[o]
+        let row = weight + o * inFeatures
+        for i in 0..<inFeatures { sum += row[i] * input[i] }
+        out[o] = sum
+      }
+    case .batchNorm(let at, let channels, let area, let relu):
+      let scale = affine! + at
+      let shift = scale + channels
+      for c in part(channels, lane) {
+        let (k, b) = (scale[c], shift[c])
+        let x = input + c * area
+        let y = out + c * area
+        if relu != 0 {
+          for i in 0..<area { y[i] = max(x[i] * k + b, 0) }
+        } else {
+          for i in 0..<area { y[i] = x[i] * k + b }
+        }
+      }
+    case .conv(let w, let b, let outChannels, let g, let relu):
+      // Older networks' convolutions run on one lane (they are never split: not `mobile`).
+      guard lane == 0 else { return }
+      let col = ws.cols[s]!
+      Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
+      Kernels.gemmPacked(
+        m: outChannels, n: g.positions, k: g.patchSize,
+        a: p[w], aRowStride: g.patchSize, aColStride: 1,
+        b: col, bRowStride: 0, bColStride: 0,
+        c: out, ldc: g.positions, start: .overwrite, bias: p[b], relu: relu != 0,
+        scratch: ws.scratch, bIsPanels: true)
+    case .maxPool(let g):
+      guard lane == 0 else { return }
+      Kernels.maxPool(g, input: input, output: out)
+    }
+  }
+
+  /// `output[rows×columns] = activation(bias + W · input[depth×columns])`, `W` row-major and
+  /// read in place, this lane's columns only: the 1x1 convolutions (input = the CHW maps) and the
+  /// stem (input = its im2col matrix).
+  private func product(
+    rows: Int, columns: Int, depth: Int, weights: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    activation: Kernels.Activation, lane: Int
+  ) {
+    let r = panelColumns(columns, lane)
+    guard !r.isEmpty else { return }
+    Kernels.gemmPacked(
+      m: rows, n: r.count, k: depth, a: weights, aRowStride: depth, aColStride: 1,
+      b: input + r.lowerBound, bRowStride: columns, bColStride: 1, c: output + r.lowerBound,
+      ldc: columns, start: .overwrite, bias: bias, relu: false, scratch: ws.laneScratch[lane],
+      activation: activation, weightsInPlace: true)
+  }
+
+  /// Lane `lane`'s share of `count` items (channels, outputs).
+  func part(_ count: Int, _ lane: Int) -> Range<Int> {
+    count * lane / lanes..<count * (lane + 1) / lanes
+  }
+
+  /// Lane `lane`'s share of `count` elements, cut at multiples of 8 (whole vectors).
+  func stretch(_ count: Int, _ lane: Int) -> Range<Int> {
+    let vectors = (count + 7) / 8
+    return min(count, vectors * lane / lanes * 8)..<min(count, vectors * (lane + 1) / lanes * 8)
+  }
+
+  /// Lane `lane`'s share of `columns` GEMM columns, in whole 16-column panels.
+  func panelColumns(_ columns: Int, _ lane: Int) -> Range<Int> {
+    let panels = (columns + 15) / 16
+    return min(columns, panels * lane / lanes * 16)..<min(columns, panels * (lane + 1) / lanes * 16)
+  }
+}
