@@ -61,24 +61,32 @@ public enum ModelLocator {
     candidates().first { FileManager.default.fileExists(atPath: $0) }
   }
 
-  /// Steps 2 to 4 of the search, in order.
-  static func candidates() -> [String] {
+  /// Steps 2 to 4 of the search, in order, for the model file `fileName`.
+  static func candidates(fileName: String = "leamoji.safetensors") -> [String] {
+    let relative = "Models/" + fileName
     var paths: [String] = []
     if let executable = executablePath() {
       var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
       paths.append(
-        folder.deletingLastPathComponent().appendingPathComponent(
-          "share/leamoji/leamoji.safetensors"
-        )
-        .standardizedFileURL.path)
+        folder.deletingLastPathComponent().appendingPathComponent("share/leamoji/" + fileName)
+          .standardizedFileURL.path)
       while true {
-        paths.append(folder.appendingPathComponent(defaultRelativePath).path)
+        paths.append(folder.appendingPathComponent(relative).path)
         if folder.path == "/" || folder.path.isEmpty { break }
         folder.deleteLastPathComponent()
       }
     }
-    paths.append(defaultRelativePath)
+    paths.append(relative)
     return paths
+  }
+
+  /// The file of the pretrained backbone `name` (`train --backbone`): `name` itself when it is
+  /// a path (has a `/` or ends in `.safetensors`), else `NAME.safetensors` where the shipped
+  /// model is looked for (steps 2 to 4), else `Models/NAME.safetensors`, so the error names it.
+  public static func resolveBackbone(_ name: String) -> String {
+    if name.contains("/") || name.hasSuffix(".safetensors") { return name }
+    let found = candidates(fileName: name + ".safetensors")
+    return found.first { FileManager.default.fileExists(atPath: $0) } ?? found.last!
   }
 
   /// The running executable's real path: `/proc/self/exe`, else `argv[0]` with links resolved.

@@ -121,6 +121,6 @@ public struct ImageSet: Sendable {
 }
 
 /// Why one file of a folder could not be decoded.
-private struct DecodeFailure: Error {
+struct DecodeFailure: Error {
   let reason: String
 }

@@ -44,14 +44,26 @@ public struct ModelCard: Codable, Equatable, Sendable {
     /// The summary of `images`, whose paths lie under `root` (the paths are taken relative to
     /// it, so moving the folder does not change the digest).
     public init(images: ImageSet, root: String) {
+      self.init(
+        paths: images.paths, labels: images.labels, labelNames: images.labelNames, root: root)
+    }
+
+    /// The same summary of the images behind a feature set (`train --backbone`).
+    public init(features: FeatureSet, root: String) {
+      self.init(
+        paths: features.paths, labels: features.labels, labelNames: features.labelNames,
+        root: root)
+    }
+
+    init(paths: [String], labels: [Int], labelNames: [String], root: String) {
       let prefix = root.hasSuffix("/") ? root : root + "/"
-      let relative = images.paths.map {
+      let relative = paths.map {
         $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0
       }
       var counts: [String: Int] = [:]
-      for label in images.labels { counts[images.labelNames[label], default: 0] += 1 }
+      for label in labels { counts[labelNames[label], default: 0] += 1 }
       self.init(
-        counts: counts, files: images.count,
+        counts: counts, files: paths.count,
         sha256: SHA256.hex(Array(relative.sorted().joined(separator: "\n").utf8)))
     }
   }
@@ -70,14 +82,20 @@ public struct ModelCard: Codable, Equatable, Sendable {
     public var initFrom: String?
     /// Parameterised layers kept frozen while fine-tuning.
     public var frozenLayers: Int?
+    /// The pretrained backbone a head was trained on (`train --backbone`): its file name and
+    /// SHA-256.
+    public var backbone: String?
+    /// Units of the head's hidden layer (0: a linear head); with `backbone` only.
+    public var hiddenUnits: Int?
 
     enum CodingKeys: String, CodingKey {
-      case epochs, seed, augmentations
+      case epochs, seed, augmentations, backbone
       case bestEpoch = "best_epoch"
       case batchSize = "batch_size"
       case learningRate = "learning_rate"
       case initFrom = "init"
       case frozenLayers = "frozen_layers"
+      case hiddenUnits = "hidden_units"
     }
 
     public init(

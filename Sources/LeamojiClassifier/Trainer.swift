@@ -196,18 +196,39 @@ public enum Trainer {
   public static func split(_ images: ImageSet, validationFraction fraction: Double, seed: UInt64)
     -> (training: ImageSet, validation: ImageSet)
   {
+    let (training, validation) = splitIndices(
+      labels: images.labels, labelCount: images.labelNames.count, validationFraction: fraction,
+      seed: seed)
+    return (images.subset(training), images.subset(validation))
+  }
+
+  /// The same split of a feature set (`train --backbone`): the same images as `split` would
+  /// choose for the same labels and seed.
+  public static func split(_ set: FeatureSet, validationFraction fraction: Double, seed: UInt64)
+    -> (training: FeatureSet, validation: FeatureSet)
+  {
+    let (training, validation) = splitIndices(
+      labels: set.labels, labelCount: set.labelNames.count, validationFraction: fraction,
+      seed: seed)
+    return (set.subset(training), set.subset(validation))
+  }
+
+  /// Indices of the training and validation parts (each sorted).
+  static func splitIndices(
+    labels: [Int], labelCount: Int, validationFraction fraction: Double, seed: UInt64
+  ) -> ([Int], [Int]) {
     var rng = SplitMix64(seed: seed ^ 0x5EED_5EED)
     var trainingIndices: [Int] = []
     var validationIndices: [Int] = []
-    for label in 0..<images.labelNames.count {
-      var members = (0..<images.count).filter { images.labels[$0] == label }
+    for label in 0..<labelCount {
+      var members = labels.indices.filter { labels[$0] == label }
       shuffle(&members, using: &rng)
       var take = Int((Double(members.count) * fraction).rounded())
       if fraction > 0, members.count >= 2 { take = max(1, min(take, members.count - 1)) }
       validationIndices += members.prefix(take)
       trainingIndices += members.dropFirst(take)
     }
-    return (images.subset(trainingIndices.sorted()), images.subset(validationIndices.sorted()))
+    return (trainingIndices.sorted(), validationIndices.sorted())
   }
 
   /// Fisher–Yates with our own generator (the standard library's shuffle algorithm may change).

@@ -103,6 +103,12 @@ struct Model: ParsableCommand {
       if let base = t.initFrom {
         out.append("Fine-tuned:    from \(base), \(t.frozenLayers ?? 0) layers frozen")
       }
+      if let backbone = t.backbone {
+        let units = t.hiddenUnits ?? 0
+        out.append(
+          "Backbone:      \(backbone), head "
+            + (units == 0 ? "linear" : "with \(units) hidden units"))
+      }
     } else {
       out.append("Training:      \(missing)")
     }

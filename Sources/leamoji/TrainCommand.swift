@@ -20,6 +20,13 @@ struct Train: ParsableCommand {
       layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
       your own films are enough to teach it their look.
 
+      --backbone efficientnet-lite0 trains, instead of the whole CNN, a small head on the \
+      features of a network pretrained on a million photos (shipped in Models/), as Create ML \
+      does: each image's features are computed once and cached by the file's SHA-256 \
+      (--feature-cache), so the head trains in seconds and a second run starts at once. The \
+      model file holds backbone and head together. --hidden N puts a hidden layer in the head; \
+      the only augmentation is flip. --init on such a model trains its head further.
+
       The network: --input-size (64, 96 or 128 pixels), --widths (channels of each conv \
       block) or --depth (blocks), --batch-norm (batch normalisation after each convolution) and \
       --dropout P (before the classifier, in training only). The file records them all, so \
@@ -39,6 +46,8 @@ struct Train: ParsableCommand {
           --output tuned.safetensors --json
         leamoji train "Training Data" --input-size 96 --batch-norm \\
           --widths 16,32,64 --dropout 0.2 --output bigger.safetensors
+        leamoji train "Training Data" --backbone efficientnet-lite0 \\
+          --output real.safetensors
       """
   )
 
@@ -68,8 +77,37 @@ struct Train: ParsableCommand {
   @Option(help: "Seed for initialisation, shuffling, augmentation and the validation split.")
   var seed: UInt64 = 42
 
-  @Option(help: "Augmentations: a comma-separated list of flip, crop, exposure, noise (or none).")
-  var augment = "flip,crop"
+  @Option(
+    help: ArgumentHelp(
+      "Augmentations: a comma-separated list of flip, crop, exposure, noise, or none (default flip,crop; with a backbone flip).",
+      valueName: "list"))
+  var augment: String?
+
+  /// The augmentations asked for, or the default for the kind of training.
+  var augmentations: Augmentation {
+    if let augment { return Augmentation(parsing: augment) ?? [] }
+    return usesBackbone ? [.flip] : [.flip, .crop]
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "Train a head on this pretrained backbone's features (a name in Models/, or a file).",
+      valueName: "name"))
+  var backbone: String?
+
+  @Option(help: "With a backbone: units of the head's hidden layer (0: a linear head).")
+  var hidden = 0
+
+  @Option(
+    help: ArgumentHelp(
+      "Where backbone features are cached ('none': not at all; default ~/.cache/leamoji/features).",
+      valueName: "dir"),
+    completion: .directory)
+  var featureCache: String?
+
+  /// True when training goes through backbone features: --backbone (or --init on a model
+  /// trained that way, decided once the model is read).
+  var usesBackbone: Bool { backbone != nil }
 
   @Option(
     name: .customLong("input-size"),
@@ -169,9 +207,27 @@ struct Train: ParsableCommand {
         "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
       )
     }
-    guard Augmentation(parsing: augment) != nil else {
+    if let augment, Augmentation(parsing: augment) == nil {
       throw ValidationError(
         "--augment takes a comma-separated list of flip, crop, exposure, noise, or none")
+    }
+    guard hidden >= 0, hidden <= 4096 else { throw ValidationError("--hidden must be 0 to 4096") }
+    if backbone != nil {
+      if self.`init` != nil {
+        throw ValidationError(
+          "--backbone starts a new model: not with --init (which keeps its own)")
+      }
+      if size != nil || capacity != NetworkCapacity() || freeze != 0 {
+        throw ValidationError(
+          "--input-size, --widths, --depth, --batch-norm, --dropout and --freeze shape the CNN: not with --backbone"
+        )
+      }
+      if !augmentations.subtracting([.flip]).isEmpty {
+        throw ValidationError(
+          "with --backbone the only augmentation is flip (features are computed once per image)")
+      }
+    } else if hidden != 0 {
+      throw ValidationError("--hidden shapes a backbone's head: give --backbone too")
     }
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
     _ = try customEmoji()

@@ -74,7 +74,19 @@ extension Train {
         status: .cannotWrite)
     }
     let createdText = try creationDate()
+    if let backbone {
+      return try runHead(backboneFile: ModelLocator.resolveBackbone(backbone), base: nil)
+    }
     let base = try baseModel()
+    if let base, HeadTraining.split(base.classifier) != nil {
+      // A model trained on a backbone's features trains on them again.
+      if freeze != 0 {
+        throw CommandFailure(
+          "--freeze: \(self.`init`!) is a backbone with a head; only the head trains",
+          status: .usage)
+      }
+      return try runHead(backboneFile: nil, base: base)
+    }
     if let base, let size, size != base.classifier.inputSize.width {
       throw CommandFailure(
         "--input-size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
@@ -121,7 +133,7 @@ extension Train {
     options.batchSize = batchSize
     options.learningRate = learningRate
     options.seed = seed
-    options.augment = Augmentation(parsing: augment) ?? []
+    options.augment = augmentations
     options.threads = threads
     options.freeze = freeze
     options.capacity = try capacity()
@@ -149,11 +161,33 @@ extension Train {
           + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
     }
 
+    let record = ModelCard.TrainingRecord(
+      epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
+      learningRate: learningRate, augmentations: options.augment.list,
+      initFrom: base?.record, frozenLayers: base == nil ? nil : freeze)
+    // Without --test the per-label scores are the validation images'.
+    let validationMatrix = try held.flatMap { set throws -> ConfusionMatrix? in
+      test != nil
+        ? nil
+        : try Evaluation.confusionMatrix(of: result.classifier, on: set, threads: threads).matrix
+    }
+    try finish(
+      result, trainingData: ModelCard.TrainingData(images: all, root: trainingData),
+      record: record, held: validationMatrix, createdText: createdText)
+  }
+
+  /// Scores the kept model on --test (else reports the validation matrix `held`), writes it
+  /// with its model card and prints the summary.
+  func finish(
+    _ result: TrainingResult, trainingData data: ModelCard.TrainingData,
+    record: ModelCard.TrainingRecord, held: ConfusionMatrix?, createdText: String
+  ) throws {
     var testAccuracy: Double? = nil
-    var scored: (name: String, matrix: ConfusionMatrix)? = nil
+    var scored: (name: String, matrix: ConfusionMatrix)? = held.map { ("validation", $0) }
     if let test {
       let testImages = try loadFolder(
-        test, size: inputSize, labels: result.classifier.labelNames, minimumLabels: 1)
+        test, size: result.classifier.inputSize, labels: result.classifier.labelNames,
+        minimumLabels: 1)
       let matrix = try Evaluation.confusionMatrix(
         of: result.classifier, on: testImages, threads: threads
       ).matrix
@@ -163,21 +197,11 @@ extension Train {
         Console.print("Test accuracy \(percent(matrix.accuracy)) on \(testImages.count) images")
         matrix.rendered().forEach { Console.print($0) }
       }
-    } else if let held {
-      scored = (
-        "validation",
-        try Evaluation.confusionMatrix(of: result.classifier, on: held, threads: threads).matrix
-      )
     }
     let best = result.bestReport
     let card = ModelCard(
       author: author, description: description, license: license, modelVersion: modelVersion,
-      created: createdText,
-      trainingData: ModelCard.TrainingData(images: all, root: trainingData),
-      training: ModelCard.TrainingRecord(
-        epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
-        learningRate: learningRate, augmentations: options.augment.list,
-        initFrom: base?.record, frozenLayers: base == nil ? nil : freeze),
+      created: createdText, trainingData: data, training: record,
       accuracy: ModelCard.Accuracy(
         training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy))
     let classifier = result.classifier.with(card: card)

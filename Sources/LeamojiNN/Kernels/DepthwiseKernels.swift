@@ -73,8 +73,10 @@ extension Kernels {
     let k = g.kernel
     let (oh, ow) = (g.outHeight, g.outWidth)
     let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
+    // The padding around the plane is zero once for all channels: each channel overwrites
+    // exactly the same inside positions.
+    scratch.update(repeating: 0, count: planeFloats * g.stride)
     for c in channels {
-      scratch.update(repeating: 0, count: planeFloats * g.stride)
       let src = input + c * g.area
       for y in 0..<g.height {
         let row = src + y * g.width

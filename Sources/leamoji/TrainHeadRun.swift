@@ -1,0 +1,131 @@
+import FoundationEssentials
+import LeamojiAnalysis
+import LeamojiClassifier
+import LeamojiCore
+
+/// `leamoji train --backbone` (and `--init` on a model made that way): features once, a head in
+/// seconds, one model file with backbone and head.
+extension Train {
+  /// Trains a head on the features of `backboneFile` (a pretrained network such as
+  /// EfficientNet-Lite0), or, with `base`, on the backbone of that model, starting from its
+  /// head when the labels are the same.
+  func runHead(backboneFile: String?, base: (classifier: Classifier, record: String)?) throws {
+    let backbone: Classifier
+    let backboneRecord: String
+    var initialHead: HeadTraining.Parts? = nil
+    var hiddenUnits = hidden
+    var emoji = Classifier.emojiEntry(adding: try customEmoji())
+    if let base, let parts = HeadTraining.split(base.classifier) {
+      backbone = parts.backbone
+      backboneRecord = base.classifier.card.training?.backbone ?? base.record
+      hiddenUnits = parts.hidden
+      emoji = parts.emoji.merging(try customEmoji()) { _, new in new }
+      if try scanLabels(trainingData).sorted() == base.classifier.labelNames.sorted() {
+        initialHead = parts
+      }
+    } else {
+      let file = backboneFile ?? ""
+      let model: LoadedModel
+      do {
+        model = try ModelLocator.load(file)
+      } catch {
+        throw CommandFailure(error)
+      }
+      guard model.classifier.splitsOneImage, case .linear = model.classifier.network.specs.last
+      else {
+        throw CommandFailure(
+          "\(file): not a pretrained backbone (a MobileNet-style network ending in a linear layer, such as Models/efficientnet-lite0.safetensors)",
+          status: .badInput)
+      }
+      backbone = model.classifier
+      backboneRecord = "\(PathText.lastComponent(file)) sha256:\(model.sha256)"
+    }
+    let cache = featureCacheFor(backboneRecord)
+    // The base model's label order when its head is kept, else the folder's.
+    let order = initialHead == nil ? nil : base?.classifier.labelNames
+    let all = try loadFeatures(trainingData, backbone: backbone, labels: order, cache: cache)
+    var training = all
+    var held: FeatureSet? = nil
+    if let validation {
+      held = try loadFeatures(validation, backbone: backbone, labels: all.labelNames, cache: cache)
+    } else if validationSplit > 0 {
+      (training, held) = Trainer.split(all, validationFraction: validationSplit, seed: seed)
+      if held?.count == 0 { held = nil }
+    }
+    if !json {
+      Console.print(
+        "Training a head on \(training.count) images (\(all.labelNames.joined(separator: ", "))), validating on \(held?.count ?? 0), backbone \(backboneRecord.split(separator: " ")[0])"
+      )
+    }
+    var options = TrainingOptions()
+    options.epochs = epochs
+    options.batchSize = batchSize
+    options.learningRate = learningRate
+    options.seed = seed
+    options.augment = augmentations
+    options.threads = threads
+    let result: TrainingResult
+    do {
+      result = try HeadTraining.train(
+        training: training, validation: held, backbone: backbone, hidden: hiddenUnits,
+        options: options, emoji: emoji, initialHead: initialHead,
+        onEpoch: { printEpoch($0, of: epochs) })
+    } catch {
+      throw CommandFailure("training failed: \(error)", status: .failure)
+    }
+    if !json {
+      Console.print(
+        "Kept epoch \(result.bestEpoch)"
+          + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
+    }
+    let record = ModelCard.TrainingRecord(
+      epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
+      learningRate: learningRate, augmentations: options.augment.list, initFrom: base?.record)
+    var withBackbone = record
+    withBackbone.backbone = backboneRecord
+    withBackbone.hiddenUnits = hiddenUnits
+    let validationMatrix = try held.flatMap { set throws -> ConfusionMatrix? in
+      test != nil
+        ? nil : try HeadTraining.confusionMatrix(of: result.classifier, on: set, threads: threads)
+    }
+    try finish(
+      result, trainingData: ModelCard.TrainingData(features: all, root: trainingData),
+      record: withBackbone, held: validationMatrix, createdText: try creationDate())
+  }
+
+  /// The feature cache for the backbone recorded as `record` ("file sha256:HEX"), or nil with
+  /// `--feature-cache none` or no home folder.
+  func featureCacheFor(_ record: String) -> FeatureCache? {
+    if featureCache == "none" { return nil }
+    guard let root = featureCache ?? FeatureCache.defaultRoot() else { return nil }
+    let digest = record.components(separatedBy: "sha256:").last ?? record
+    return FeatureCache(root: root, backbone: digest)
+  }
+
+  /// The features of a labelled folder, with progress and a warning for skipped files.
+  func loadFeatures(
+    _ path: String, backbone: Classifier, labels: [String]?, cache: FeatureCache?
+  ) throws -> FeatureSet {
+    do {
+      let folder = try LabelledFolder(scanning: path, minimumLabels: labels == nil ? 2 : 1)
+      let progress = ProgressBar(label: "features of \(path)", total: folder.items.count)
+      let (set, skipped) = try FeatureSet.extract(
+        folder, labelNames: labels, backbone: backbone, cache: cache,
+        flip: augmentations.contains(.flip), threads: threads, decode: ImageFiles.decoder,
+        progress: { done, _ in progress.update(done) })
+      progress.finish()
+      if let first = skipped.first {
+        Console.warning(
+          "\(path): skipped \(skipped.count) unreadable file(s), e.g. \(first.reason)")
+      }
+      if set.count == 0 {
+        throw CommandFailure("\(path): no image could be read", status: .badInput)
+      }
+      return set
+    } catch let error as DatasetError {
+      throw CommandFailure(error.description, status: error.exitStatus)
+    } catch let error as ClassifierError {
+      throw CommandFailure("\(path): \(error)", status: .badInput)
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `train --backbone`: a head on EfficientNet-Lite0's features, written as one model file that
+/// the other commands load, trained further with `--init`, its features cached.
+@Suite("train --backbone")
+struct TrainBackboneTests {
+  /// Two labels of two committed frames each (Fixtures/backbone).
+  static func folder(in work: URL) throws -> URL {
+    let data = work.appendingPathComponent("data")
+    for (label, files) in [("Happy", ["chelsea", "coffee"]), ("Scary", ["camera", "rocket"])] {
+      let dir = data.appendingPathComponent(label)
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      for file in files {
+        try FileManager.default.copyItem(
+          at: BackboneCommandTests.fixtures.appendingPathComponent(file + ".png"),
+          to: dir.appendingPathComponent(file + ".png"))
+      }
+    }
+    return data
+  }
+
+  @Test(
+    "a head on the backbone: one model file that classify and model read, features cached, --init trains the head on"
+  )
+  func trainsAHead() throws {
+    let work = try CLI.temporaryFolder("train-backbone")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = try Self.folder(in: work)
+    let cache = work.appendingPathComponent("cache")
+    let model = work.appendingPathComponent("head.safetensors")
+    let common = [
+      "--augment", "none", "--validation-split", "0", "--feature-cache", cache.path,
+      "--created", "2026-11-25", "--threads", "2",
+    ]
+    let r = try CLI.leamoji(
+      ["train", data.path, "--backbone", "efficientnet-lite0", "--epochs", "20", "--hidden", "8"]
+        + common + ["--output", model.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("Training a head on 4 images (happy, scary)"))
+    // Four images, one cache entry each, in the backbone's folder.
+    let entries = try FileManager.default.subpathsOfDirectory(atPath: cache.path)
+      .filter { $0.hasSuffix(".f32") }
+    #expect(entries.count == 4)
+
+    let card = try CLI.leamoji(["model", model.path])
+    #expect(card.status == 0, "\(card.stderr)")
+    #expect(card.stdout.contains("Backbone:      efficientnet-lite0.safetensors sha256:8456245b"))
+    #expect(card.stdout.contains("head with 8 hidden units"))
+    #expect(card.stdout.contains("3x224x224"))
+
+    let classified = try CLI.leamoji(
+      ["classify", data.appendingPathComponent("Happy/chelsea.png").path, "--model", model.path])
+    #expect(classified.status == 0, "\(classified.stderr)")
+    #expect(classified.stdout.contains("happy"), "\(classified.stdout)")
+
+    // --init on the head model: its backbone and head, trained on; the same bytes twice.
+    let tuned = (1...2).map { work.appendingPathComponent("tuned\($0).safetensors") }
+    for file in tuned {
+      let again = try CLI.leamoji(
+        ["train", data.path, "--init", model.path, "--epochs", "2"] + common + [
+          "--output", file.path,
+        ])
+      #expect(again.status == 0, "\(again.stderr)")
+    }
+    #expect(try Data(contentsOf: tuned[0]) == Data(contentsOf: tuned[1]))
+    let tunedCard = try CLI.leamoji(["model", tuned[0].path])
+    #expect(tunedCard.stdout.contains("Fine-tuned:    from head.safetensors"))
+    #expect(tunedCard.stdout.contains("head with 8 hidden units"))
+  }
+
+  @Test(
+    "options that do not fit a backbone: one clear line",
+    arguments: [
+      (
+        ["--backbone", "efficientnet-lite0", "--widths", "8,16"],
+        "shape the CNN: not with --backbone"
+      ),
+      (
+        ["--backbone", "efficientnet-lite0", "--augment", "flip,crop"],
+        "the only augmentation is flip"
+      ),
+      (["--backbone", "efficientnet-lite0", "--init", "default"], "not with --init"),
+      (["--hidden", "16"], "give --backbone too"),
+    ])
+  func badOptions(extra: [String], message: String) throws {
+    let work = try CLI.temporaryFolder("train-backbone-bad")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let r = try CLI.leamoji(
+      ["train", work.path] + extra + [
+        "--output", work.appendingPathComponent("m.safetensors").path,
+      ])
+    #expect(r.status == 64)
+    let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(first.contains(message), "\(r.stderr)")
+  }
+
+  @Test("a model that is not a backbone is refused with its name")
+  func notABackbone() throws {
+    let work = try CLI.temporaryFolder("train-backbone-not")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = try Self.folder(in: work)
+    let shipped = BackboneCommandTests.repository.appendingPathComponent(
+      "Models/leamoji.safetensors")
+    let r = try CLI.leamoji([
+      "train", data.path, "--backbone", shipped.path, "--output",
+      work.appendingPathComponent("m.safetensors").path,
+    ])
+    #expect(r.status == 65)
+    #expect(r.stderr.contains("leamoji.safetensors: not a pretrained backbone"), "\(r.stderr)")
+    #expect(
+      !FileManager.default.fileExists(atPath: work.appendingPathComponent("m.safetensors").path))
+  }
+}
