@@ -66,7 +66,7 @@ test: test-deps lint
 # trixie` and cached in /var/cache/leamoji (LEAMOJI_DEBIAN13_CACHE=), the Swift toolchain at
 # /opt/swift and the local Swift package copies mounted in. Root or a user with sudo. Fails
 # unless it runs and skips the same tests as this machine's last `make test`
-# (.build/test-output.txt). About 15 min on 2 cores (plus under a minute, once, for the system).
+# (.build/test-output.txt). About 5 min on 2 cores (plus about 50 s, once, for the system).
 test-debian13:
 	scripts/debian13-test.sh
 
@@ -194,6 +194,7 @@ install:
 	  "$$root/share/man/man1"; \
 	install -m 755 "$$bin" "$$root/bin/leamoji"; \
 	install -m 644 Models/leamoji.safetensors "$$root/share/leamoji/leamoji.safetensors"; \
+	install -m 644 Models/efficientnet-lite0.safetensors "$$root/share/leamoji/efficientnet-lite0.safetensors"; \
 	"$$bin" --generate-completion-script bash >"$$root/share/bash-completion/completions/leamoji"; \
 	"$$bin" --generate-completion-script zsh >"$$root/share/zsh/site-functions/_leamoji"; \
 	"$$bin" --generate-completion-script fish >"$$root/share/fish/vendor_completions.d/leamoji.fish"; \
