@@ -177,6 +177,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
 INSTALLED_FILES = bin/leamoji share/leamoji/leamoji.safetensors \
+  share/leamoji/efficientnet-lite0.safetensors \
   share/bash-completion/completions/leamoji share/zsh/site-functions/_leamoji \
   share/fish/vendor_completions.d/leamoji.fish share/man/man1/leamoji.1
 

@@ -200,7 +200,8 @@ struct InstallTests {
     try #require(install.status == 0, "\(install.stdout)\(install.stderr)")
     let files = [
       "bin/leamoji", "share/leamoji/leamoji.safetensors",
-      "share/bash-completion/completions/leamoji", "share/zsh/site-functions/_leamoji",
+      "share/leamoji/efficientnet-lite0.safetensors", "share/bash-completion/completions/leamoji",
+      "share/zsh/site-functions/_leamoji",
       "share/fish/vendor_completions.d/leamoji.fish", "share/man/man1/leamoji.1",
     ]
     for file in files {
