@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Real labelled frames for issue 22: training images and check stills from pinned Debian 12
+# (bookworm, main) packages, every file listed in data/real-frames/manifest.tsv with its package,
+# version, path, licence and sha256, and labelled by a person (data/real-frames/README.md).
+# Nothing here is committed but the manifest; downloads and unpacked files are cached.
+#
+#   OUT/train/Happy|Neutral|Scary/<id>.png   training images, as `leamoji train OUT/train` reads
+#   OUT/check/<id>.png                       check stills (scripts/make-check-clips.sh makes clips)
+#
+# Every .deb is fetched by exact version from deb.debian.org's pool and its sha256 checked
+# (a mismatch stops the run); only the manifest's files are unpacked (dpkg-deb | tar), and each
+# is checked against the manifest's sha256 before scripts/real-frames.py converts it to PNG
+# (transparent pictures over a background picked by id, longer side at most 640 px).
+# When bookworm's pool moves on to a newer version, set DEBIAN_POOL to a snapshot, e.g.
+# DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
+#
+# Usage: scripts/fetch-real-frames.sh [OUT]    (default .build/real-frames)
+# Environment: REAL_FRAMES_CACHE (default .build/real-frames-cache), PYTHON (a Python 3 with
+# Pillow; default /usr/bin/python3, Debian's python3-pil), DEBIAN_POOL.
+# Tools: curl, dpkg-deb, tar, sha256sum, python3 + python3-pil (apt-get install curl dpkg tar
+# coreutils python3 python3-pil). About 1 GB of downloads the first time.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+source scripts/fetch-checked.sh
+OUT=${1:-.build/real-frames}
+CACHE=${REAL_FRAMES_CACHE:-.build/real-frames-cache}
+MANIFEST=data/real-frames/manifest.tsv
+PYTHON=${PYTHON:-/usr/bin/python3}
+POOL=${DEBIAN_POOL:-https://deb.debian.org/debian}
+
+for tool in curl dpkg-deb tar sha256sum; do
+  command -v $tool >/dev/null || { echo "$tool is needed: apt-get install curl dpkg tar coreutils" >&2; exit 1; }
+done
+"$PYTHON" -c 'import PIL' 2>/dev/null ||
+  { echo "$PYTHON has no Pillow: apt-get install python3-pil (or set PYTHON=)" >&2; exit 1; }
+
+# file|sha256|url, one per package the manifest names.
+DEBS=(
+  "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
+  "flare-game_1.14-1_all.deb|4ab6a8298276013d35a0806257e130d992761af1b749041433b409c3dafec508|$POOL/pool/main/f/flare-game/flare-game_1.14-1_all.deb"
+  "gnome-backgrounds_43.1-1_all.deb|a670dea21572652127d6e55f9cdb3a226d0037854fdbfd037003c7d00ee0dc4e|$POOL/pool/main/g/gnome-backgrounds/gnome-backgrounds_43.1-1_all.deb"
+  "hedgewars-data_1.0.2-6_all.deb|722225903a72604403e6e0026e40e9a6953f47a74d94efc5f55504bc05bb4761|$POOL/pool/main/h/hedgewars/hedgewars-data_1.0.2-6_all.deb"
+  "plasma-workspace-wallpapers_5.27.5-2_all.deb|32cd18b71c8c938a18b3b351f217c02ac590e323caa3cf322fbb875ce8892f8b|$POOL/pool/main/p/plasma-workspace-wallpapers/plasma-workspace-wallpapers_5.27.5-2_all.deb"
+  "supertux-data_0.6.3-2_all.deb|a6ad8865972f1dbb5e7b49f4e1b381dd16a68f3028a3502cfeaca2400285d27f|$POOL/pool/main/s/supertux/supertux-data_0.6.3-2_all.deb"
+  "tuxpaint-stamps-default_2022.06.04-1_all.deb|6db6c1bfc870a47f1499d6203b083522eacb57c5f9c87d468f2e92eb6d9d5f34|$POOL/pool/main/t/tuxpaint-stamps/tuxpaint-stamps-default_2022.06.04-1_all.deb"
+  "wesnoth-1.16-data_1.16.9-1_all.deb|1012b964bd412a6770685e3324ae3b61e176caff7846192d1ee63d55cd621e26|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-data_1.16.9-1_all.deb"
+  "wesnoth-1.16-did_1.16.9-1_all.deb|774619f5aaeb7eb4c848e1cc1758795a8c58e96bd270cceecc9d847dbcc769b3|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-did_1.16.9-1_all.deb"
+  "wesnoth-1.16-dm_1.16.9-1_all.deb|1997ad4d91e8de36415db2a3445904288f588a76d75111222d2aace409ace5c6|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-dm_1.16.9-1_all.deb"
+  "wesnoth-1.16-dw_1.16.9-1_all.deb|47982e08b2a5d5fd79f400a5453f32c6d7dd56f2ccc10412a9e47dec8a9b3ca4|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-dw_1.16.9-1_all.deb"
+  "wesnoth-1.16-ei_1.16.9-1_all.deb|687abe111ee662b7324336ddadc209758f68d2eeb1ccbf630238f27a0e3c6404|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-ei_1.16.9-1_all.deb"
+  "wesnoth-1.16-httt_1.16.9-1_all.deb|05b16a3f8f8204278794aae14d8e6a7c95d2b2faef7337c4997c827a146d1bbd|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-httt_1.16.9-1_all.deb"
+  "wesnoth-1.16-l_1.16.9-1_all.deb|5383c79046df6121929bc36a8ec3f970ab4cf9c1239ed9b31868201c27f4266d|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-l_1.16.9-1_all.deb"
+  "wesnoth-1.16-low_1.16.9-1_all.deb|2f304551b97b7fb76a2adb5ad8ffcac3e78476bc8ade17532c90714065c9bf9f|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-low_1.16.9-1_all.deb"
+  "wesnoth-1.16-nr_1.16.9-1_all.deb|13edcf1bdd23708f531ba81c67100c5800363a119f10155c7f9e146fe7dced34|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-nr_1.16.9-1_all.deb"
+  "wesnoth-1.16-sof_1.16.9-1_all.deb|b6f1ddffdbd1a977f3965dae944e4fb11c147627471f1cfc71c92d1e69efb555|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-sof_1.16.9-1_all.deb"
+  "wesnoth-1.16-sota_1.16.9-1_all.deb|fa44304ff53d259f3c5fe13c03cb8166e55e9c307807d1a5663048c396645ba6|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-sota_1.16.9-1_all.deb"
+  "wesnoth-1.16-sotbe_1.16.9-1_all.deb|877a2f4a7fd8df54fd3b4561ffbd5fa95d0390d7c7372f3cb66367c8007918cb|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-sotbe_1.16.9-1_all.deb"
+  "wesnoth-1.16-thot_1.16.9-1_all.deb|79d9ec6e43300ea9f41295ccf3fb451e8eeaefc17007123f65d77eb05cb88695|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-thot_1.16.9-1_all.deb"
+  "wesnoth-1.16-trow_1.16.9-1_all.deb|b5009e964ac7157a46d50de911e4f56f5bb4389d60b82a513b5f382671d180d7|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-trow_1.16.9-1_all.deb"
+  "wesnoth-1.16-tsg_1.16.9-1_all.deb|38b5f564253b8e0d9c093b2b7c58aabfef24f688968d9cbaf42abfc1e76d8288|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-tsg_1.16.9-1_all.deb"
+  "wesnoth-1.16-ttb_1.16.9-1_all.deb|d0d45693665305191488553ade8dc1d0aa26ab17d4bffae3bf6969db4a766329|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-ttb_1.16.9-1_all.deb"
+  "wesnoth-1.16-utbs_1.16.9-1_all.deb|81e05717bebbfb6348c0bed2cd6ce2560c4fd9205ed419c2e7bc039b4a70e228|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-utbs_1.16.9-1_all.deb"
+)
+fetch_checked "$CACHE/debs" "${DEBS[@]}"
+
+# Unpack each package's manifest files into $CACHE/x/<package>_<version>/ (once per manifest:
+# the list of wanted paths is kept beside it and compared).
+mkdir -p "$CACHE/x"
+for entry in "${DEBS[@]}"; do
+  IFS='|' read -r file _ _ <<<"$entry"
+  pkg=${file%%_*}
+  rest=${file#*_}
+  version=${rest%%_*}
+  dir="$CACHE/x/${pkg}_${version}"
+  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { print "." $6 }' "$MANIFEST" | sort -u)
+  [ -n "$want" ] || continue
+  if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
+  echo "unpacking $file" >&2
+  rm -rf "$dir" && mkdir -p "$dir"
+  dpkg-deb --fsys-tarfile "$CACHE/debs/$file" | tar -x -C "$dir" -T <(printf '%s\n' "$want")
+  printf '%s\n' "$want" >"$dir.list"
+done
+
+"$PYTHON" scripts/real-frames.py "$MANIFEST" "$CACHE/x" "$OUT"
+echo "training images in $OUT/train, check stills in $OUT/check"
