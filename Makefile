@@ -14,7 +14,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check clean backbone check-backbone
+.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone
 
 all: build
 
@@ -155,12 +155,24 @@ bench: release test-deps
 # cached in .build/real-footage, about 150 MB of downloads once), analyses them and prints the
 # scary seconds per clip and overall. Needs the network; not part of `make test`.
 # MODEL=<file> checks another model.
-REAL_CHECK_PACKAGES := curl unzip
+# Then the real check set of issue 22: frightening and benign stills from Debian packages the
+# real training frames never use (data/real-frames/manifest.tsv), made into clips with per-second
+# truth (scripts/make-check-clips.sh), and scripts/real-check-report.py's figures: frightening
+# seconds and items warned of, benign (and dark benign) seconds called scary, ROC area, per
+# source. About 1 GB of Debian packages once (shared with `make real-frames`).
+REAL_CHECK_PACKAGES := curl unzip ffmpeg python3 python3-pil
 MODEL ?= Models/leamoji.safetensors
 
 real-check: release
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
 	scripts/check-real-footage.sh "$(MODEL)"
+
+# The real labelled training frames of issue 22 (scripts/fetch-real-frames.sh): pinned Debian 12
+# packages, every file checked against data/real-frames/manifest.tsv, written as PNG to
+# .build/real-frames/train/{Happy,Neutral,Scary} (and the check stills to .build/real-frames/check).
+real-frames:
+	$(call install_missing,curl python3 python3-pil)
+	scripts/fetch-real-frames.sh
 
 clean:
 	rm -rf .build out

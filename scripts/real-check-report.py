@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Scores an analysed real check set (issue 22, `make real-check`): per-second truth against the
+timeline leamoji wrote, and the ROC area of its per-second scary probability.
+
+    real-check-report.py MOVIEDATA CLIPS MANIFEST [FOOTAGE]
+
+MOVIEDATA is the MovieData.json that `leamoji analyze --frames` wrote for every clip; CLIPS the
+folder with each clip's <id>.truth.json (scripts/make-check-clips.sh); MANIFEST
+data/real-frames/manifest.tsv (for each still's package); FOOTAGE another MovieData.json
+(written with --frames) whose every entry is benign at every second: the PyPI footage of
+check-real-footage.sh, its source "PyPI footage" and tag footage-benign.
+
+A second is "called scary" when the timeline (its markers, after leamoji's smoothing: what a
+parent sees) says scary at that second. The ROC area uses the model's scary probability of the
+frame sampled at that second (the `frames` of MovieData.json), frightening seconds against
+benign ones (ties count half). Standard library only.
+"""
+import json
+import os
+import sys
+
+
+def auc(pos, neg):
+    if not pos or not neg:
+        return float("nan")
+    ranked = sorted([(p, 1) for p in pos] + [(n, 0) for n in neg])
+    # Mann-Whitney U with average ranks for ties.
+    rank_sum, i = 0.0, 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        avg = (i + 1 + j) / 2
+        rank_sum += avg * sum(1 for k in range(i, j) if ranked[k][1])
+        i = j
+    u = rank_sum - len(pos) * (len(pos) + 1) / 2
+    return u / (len(pos) * len(neg))
+
+
+def label_at(markers, second):
+    label = None
+    for m in markers:
+        if m["second"] <= second + 1e-9:
+            label = m["label"]
+    return label
+
+
+def pct(a, b):
+    return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "    – (0/0)"
+
+
+def main():
+    data_path, clips, manifest, *footage = sys.argv[1:]
+    with open(data_path, encoding="utf-8") as f:
+        movies = {m["id"]: m for m in json.load(f)}
+    benign_ids = []
+    for path in footage:
+        with open(path, encoding="utf-8") as f:
+            for m in json.load(f):
+                m["id"] = "footage:" + m["id"]
+                movies[m["id"]] = m
+                benign_ids.append(m["id"])
+    package = {}
+    with open(manifest, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            row = dict(zip(header, line.rstrip("\n").split("\t")))
+            package[row["id"]] = row["package"]
+
+    items = []  # (id, truth labels, tags, per-second source)
+    for name in sorted(os.listdir(clips)):
+        if not name.endswith(".truth.json"):
+            continue
+        with open(os.path.join(clips, name), encoding="utf-8") as f:
+            t = json.load(f)
+        if t["id"].startswith("pair-"):
+            first, second = t["source"].split(":")[0].split(" then ")
+            sources = [package[first] if i < 3 else package[second] for i in range(len(t["labels"]))]
+        else:
+            sources = [package[t["id"]]] * len(t["labels"])
+        items.append((t["id"], t["labels"], t["tags"], sources))
+    for ident in benign_ids:
+        m = movies[ident]
+        n = int(m["duration"]) + 1  # samples at 0, 1, ... up to the duration
+        items.append((ident, ["neutral"] * n, ["footage-benign"], ["PyPI footage"] * n))
+
+    # Per second: (item, truth scary?, called scary?, p(scary), tags, source)
+    seconds, missing = [], []
+    for ident, labels, tags, sources in items:
+        m = movies.get(ident)
+        if m is None:
+            missing.append(ident)
+            continue
+        probs = {round(fr["second"]): fr["probabilities"].get("scary", 0.0) for fr in m.get("frames", [])}
+        for s, truth in enumerate(labels):
+            if s not in probs:
+                continue
+            called = label_at(m["markers"], s) == "scary"
+            seconds.append((ident, truth == "scary", called, probs[s], tags, sources[s]))
+    if missing:
+        sys.exit(f"not analysed: {' '.join(missing)}")
+
+    def report(title, rows):
+        fr = [r for r in rows if r[1]]
+        be = [r for r in rows if not r[1]]
+        fr_items = sorted({r[0] for r in fr})
+        warned = sorted({r[0] for r in fr if r[2]})
+        print(f"{title}")
+        if fr:
+            print(f"  frightening seconds called scary   {pct(sum(r[2] for r in fr), len(fr))}")
+            print(f"  frightening items with a warning   {pct(len(warned), len(fr_items))}")
+        if be:
+            print(f"  benign seconds called scary        {pct(sum(r[2] for r in be), len(be))}")
+        if fr and be:
+            print(f"  ROC area of p(scary)               {auc([r[3] for r in fr], [r[3] for r in be]):.3f}")
+
+    report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
+    report("bright frightening items", [r for r in seconds if r[1] and "bright-frightening" in r[4]])
+    report("dark benign items (goal: <= 10 % of seconds)", [r for r in seconds if not r[1] and "dark-benign" in r[4]])
+    print("per source (the package the second's picture comes from)")
+    for src in sorted({r[5] for r in seconds}):
+        rows = [r for r in seconds if r[5] == src]
+        fr = [r for r in rows if r[1]]
+        be = [r for r in rows if not r[1]]
+        line = f"  {src:28}"
+        if fr:
+            line += f" frightening s called scary {pct(sum(r[2] for r in fr), len(fr))}"
+        if be:
+            line += f"  benign s called scary {pct(sum(r[2] for r in be), len(be))}"
+        print(line)
+    n_items = len(items)
+    print(f"{n_items} items, {len(seconds)} seconds "
+          f"({sum(r[1] for r in seconds)} frightening, {sum(not r[1] for r in seconds)} benign)")
+
+
+if __name__ == "__main__":
+    main()
