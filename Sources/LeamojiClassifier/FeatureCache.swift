@@ -14,9 +14,10 @@ public struct FeatureCache: Sendable {
   /// The folder of this backbone's entries.
   public let folder: String
 
-  /// The cache of the backbone whose model file has SHA-256 `backbone` (hex), under `root`.
+  /// The cache named `backbone` under `root`: the backbone model file's SHA-256 (hex, its first
+  /// 32 digits), with a suffix for features taken before its pooling.
   public init(root: String, backbone: String) {
-    folder = root + "/" + String(backbone.prefix(32))
+    folder = root + "/" + backbone
   }
 
   /// `$XDG_CACHE_HOME/leamoji/features`, else `~/.cache/leamoji/features`, else nil (no home).

@@ -22,6 +22,75 @@ public enum HeadTraining {
     public let emoji: [String: String]
   }
 
+  /// Where training starts in a backbone: at its pooled features (a head alone), or `fineTune`
+  /// layers with weights before the pooling (those layers train too, from the backbone's
+  /// weights; a residual block counts as one layer). The features are the activations at the
+  /// cut, computed once per image, so only the part after the cut runs while training.
+  public struct Cut: Sendable {
+    /// The backbone: global average pooling, then a linear last layer.
+    public let backbone: Classifier
+    /// Layers with weights before the pooling that train too.
+    public let fineTune: Int
+    /// The classifier whose `features` are the activations at the cut (the backbone itself
+    /// for a head alone).
+    public let extractor: Classifier
+    /// The first top-level layer that trains, and the pooling layer.
+    let start: Int
+    let pool: Int
+    /// The backbone's layers that train (empty for a head alone) and their input's shape.
+    var tail: [LayerSpec] { Array(backbone.network.specs[start..<(pool + 1)]) }
+    var inputShape: [Int] { backbone.network.shapes[start] }
+    /// Floats of the pooled features, the head's input.
+    var pooledWidth: Int { backbone.network.shapes[pool + 1].reduce(1, *) }
+    /// Added to the feature cache's name, so activations at another cut never mix.
+    public var cacheSuffix: String { fineTune == 0 ? "" : "-layer\(start)" }
+  }
+
+  /// The cut of `backbone` for `fineTune` layers (0: a head alone).
+  /// - Throws: `.cannotFineTune` when the backbone has no pooling before a last linear layer,
+  ///   or fewer layers with weights than asked.
+  public static func cut(_ backbone: Classifier, fineTune: Int) throws(ClassifierError) -> Cut {
+    let specs = backbone.network.specs
+    guard case .linear = specs.last, let pool = specs.lastIndex(of: .globalAvgPool),
+      pool == specs.count - 2
+    else {
+      throw .cannotFineTune(
+        reason: "the backbone does not end in global average pooling and a linear layer")
+    }
+    let weighted = (0..<pool).filter { !specs[$0].parameterShapes.isEmpty }
+    guard fineTune >= 0, fineTune <= weighted.count else {
+      throw .cannotFineTune(
+        reason: "--fine-tune must be 0 to \(weighted.count): the backbone has "
+          + "\(weighted.count) layers with weights before its pooling")
+    }
+    if fineTune == 0 {
+      return Cut(backbone: backbone, fineTune: 0, extractor: backbone, start: pool + 1, pool: pool)
+    }
+    let start = weighted[weighted.count - fineTune]
+    // The layers before the cut, flattened, and a placeholder last layer (zeros, never used:
+    // only `features`, its input, is asked of it).
+    let width = backbone.network.shapes[start].reduce(1, *)
+    let kept = Array(specs[..<start])
+    let keptNames = Set(kept.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+    var parameters = backbone.network.namedTensors.filter { keptNames.contains($0.key) }
+    parameters[outputName + ".weight"] = Tensor(shape: [2, width])
+    parameters[outputName + ".bias"] = Tensor(shape: [2])
+    let extractor: Classifier
+    do {
+      let network = try Network(
+        specs: kept + [.flatten, .linear(name: outputName, inFeatures: width, outFeatures: 2)],
+        inputShape: backbone.network.inputShape, parameters: parameters)
+      extractor = try Classifier(
+        network: network, labelNames: ["a", "b"], normalisation: backbone.normalisation)
+    } catch let error as ClassifierError {
+      throw error
+    } catch {
+      throw .cannotFineTune(reason: "\(error)")
+    }
+    return Cut(
+      backbone: backbone, fineTune: fineTune, extractor: extractor, start: start, pool: pool)
+  }
+
   /// The name of the head's output layer (the backbone's last layer is replaced by it) and of
   /// its hidden layer.
   static let outputName = "fc"
@@ -39,7 +108,7 @@ public enum HeadTraining {
   ///     starts from (`train --init` on a backbone model); nil starts fresh.
   /// - Throws: `ClassifierError` for sets that do not fit the backbone or each other.
   public static func train(
-    training: FeatureSet, validation: FeatureSet?, backbone: Classifier, hidden: Int,
+    training: FeatureSet, validation: FeatureSet?, cut: Cut, hidden: Int,
     options: TrainingOptions, emoji: [String: String],
     initialHead: Parts? = nil,
     onEpoch: (EpochReport) -> Void = { _ in }
@@ -50,15 +119,18 @@ public enum HeadTraining {
     if let validation, validation.width != width || validation.labelNames != training.labelNames {
       throw .badLabels(reason: "the validation features do not match the training features")
     }
-    let specs = headSpecs(width: width, hidden: hidden, classes: classes)
-    var head: Network
-    do {
-      head = try Network(specs: specs, inputShape: [width], seed: options.seed)
-      if let initialHead {
-        head = try Network(specs: specs, inputShape: [width], parameters: initialHead.head)
+    guard width == cut.inputShape.reduce(1, *) else {
+      throw .badLabels(reason: "the features do not fit the backbone's cut")
+    }
+    var head = try tailNetwork(cut: cut, hidden: hidden, classes: classes, seed: options.seed)
+    if let initialHead {
+      var parameters = head.namedTensors
+      parameters.merge(initialHead.head) { _, given in given }
+      do {
+        head = try Network(specs: head.specs, inputShape: head.inputShape, parameters: parameters)
+      } catch {
+        throw .network(error)
       }
-    } catch {
-      throw .network(error)
     }
     let session = TrainingSession(
       network: head,
@@ -92,7 +164,7 @@ public enum HeadTraining {
         let result: BatchResult
         do {
           result = try session.step(
-            Tensor(shape: [rows.count, width], data: data),
+            Tensor(shape: [rows.count] + cut.inputShape, data: data),
             labels: rows.map { training.labels[$0] },
             threads: options.threads)
         } catch {
@@ -124,23 +196,24 @@ public enum HeadTraining {
       throw .network(error)
     }
     let classifier = try combine(
-      backbone: backbone, head: head, labelNames: training.labelNames, emoji: emoji)
+      cut: cut, trained: head, labelNames: training.labelNames, emoji: emoji)
     return TrainingResult(classifier: classifier, bestEpoch: best!.epoch, reports: reports)
   }
 
-  /// The confusion matrix of `model` (made by `train`) on a feature set of its backbone:
-  /// its head run on the (unflipped) features, as the whole model would on the images.
-  public static func confusionMatrix(of model: Classifier, on set: FeatureSet, threads: Int)
-    throws(ClassifierError) -> ConfusionMatrix
-  {
-    guard let parts = split(model) else {
-      throw .cannotFineTune(reason: "the model is not a backbone with a head")
-    }
-    let head: Network
+  /// The confusion matrix of `model` (made by `train` with `cut`) on a feature set of the
+  /// cut: the trained part run on the (unflipped) features, as the whole model would on the
+  /// images.
+  public static func confusionMatrix(
+    of model: Classifier, cut: Cut, hidden: Int, on set: FeatureSet, threads: Int
+  ) throws(ClassifierError) -> ConfusionMatrix {
+    let shape = try tailNetwork(
+      cut: cut, hidden: hidden, classes: model.labelNames.count, seed: 0)
+    let names = Set(shape.specs.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+    let trained: Network
     do {
-      head = try Network(
-        specs: headSpecs(width: set.width, hidden: parts.hidden, classes: model.labelNames.count),
-        inputShape: [set.width], parameters: parts.head)
+      trained = try Network(
+        specs: shape.specs, inputShape: shape.inputShape,
+        parameters: model.network.namedTensors.filter { names.contains($0.key) })
     } catch {
       throw .network(error)
     }
@@ -150,11 +223,8 @@ public enum HeadTraining {
       let end = min(set.count, start + Classifier.batchSize)
       let logits: Tensor
       do {
-        logits = try head.logits(
-          Tensor(
-            shape: [end - start, set.width],
-            data: Array(set.features[(start * set.width)..<(end * set.width)])),
-          threads: threads)
+        logits = try trained.logits(
+          batch(set, start..<end, shape: cut.inputShape), threads: threads)
       } catch {
         throw .network(error)
       }
@@ -166,6 +236,33 @@ public enum HeadTraining {
       start = end
     }
     return matrix
+  }
+
+  /// Rows `range` of `set`'s (unflipped) features as a batch of `shape`-shaped samples.
+  static func batch(_ set: FeatureSet, _ range: Range<Int>, shape: [Int]) -> Tensor {
+    Tensor(
+      shape: [range.count] + shape,
+      data: Array(set.features[(range.lowerBound * set.width)..<(range.upperBound * set.width)]))
+  }
+
+  /// The part that trains: the backbone's layers after the cut with the backbone's weights,
+  /// then a fresh head (seeded).
+  static func tailNetwork(cut: Cut, hidden: Int, classes: Int, seed: UInt64)
+    throws(ClassifierError) -> Network
+  {
+    let specs = cut.tail + headSpecs(width: cut.pooledWidth, hidden: hidden, classes: classes)
+    do {
+      let fresh = try Network(specs: specs, inputShape: cut.inputShape, seed: seed)
+      guard !cut.tail.isEmpty else { return fresh }
+      let names = Set(cut.tail.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+      var parameters = fresh.namedTensors
+      parameters.merge(cut.backbone.network.namedTensors.filter { names.contains($0.key) }) {
+        _, backbone in backbone
+      }
+      return try Network(specs: specs, inputShape: cut.inputShape, parameters: parameters)
+    } catch {
+      throw .network(error)
+    }
   }
 
   /// The head's layers: `fc` alone, or `fc_hidden`, ReLU, `fc`.
@@ -183,6 +280,7 @@ public enum HeadTraining {
   static func score(_ head: Network, on set: FeatureSet, threads: Int) throws(ClassifierError)
     -> BatchResult
   {
+    let shape = head.inputShape
     var correct = 0
     var loss = 0.0
     var start = 0
@@ -191,10 +289,8 @@ public enum HeadTraining {
       let result: BatchResult
       do {
         result = try head.evaluate(
-          Tensor(
-            shape: [end - start, set.width],
-            data: Array(set.features[(start * set.width)..<(end * set.width)])),
-          labels: Array(set.labels[start..<end]), threads: threads)
+          batch(set, start..<end, shape: shape), labels: Array(set.labels[start..<end]),
+          threads: threads)
       } catch {
         throw .network(error)
       }
@@ -206,20 +302,21 @@ public enum HeadTraining {
       meanLoss: Float(loss / Double(max(1, set.count))), correct: correct, count: set.count)
   }
 
-  /// The backbone with its last layer replaced by `head`'s layers: one network, one file.
+  /// The backbone's layers before the cut, then the trained part (its layers after the cut,
+  /// trained, and the head in place of its last layer): one network, one file.
   static func combine(
-    backbone: Classifier, head: Network, labelNames: [String], emoji: [String: String]
+    cut: Cut, trained: Network, labelNames: [String], emoji: [String: String]
   ) throws(ClassifierError) -> Classifier {
-    guard case .linear(let lastName, _, _) = backbone.network.specs.last else {
-      throw .cannotFineTune(reason: "the backbone's last layer is not a linear layer")
-    }
-    let specs = Array(backbone.network.specs.dropLast()) + head.specs
-    var parameters = backbone.network.namedTensors.filter { !$0.key.hasPrefix(lastName + ".") }
-    parameters.merge(head.namedParameters) { _, new in new }
+    let backbone = cut.backbone
+    let kept = Array(backbone.network.specs[..<cut.start])
+    let names = Set(kept.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+    var parameters = backbone.network.namedTensors.filter { names.contains($0.key) }
+    parameters.merge(trained.namedTensors) { _, new in new }
     let network: Network
     do {
       network = try Network(
-        specs: specs, inputShape: backbone.network.inputShape, parameters: parameters)
+        specs: kept + trained.specs, inputShape: backbone.network.inputShape,
+        parameters: parameters)
     } catch {
       throw .network(error)
     }

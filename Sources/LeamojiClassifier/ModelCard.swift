@@ -87,6 +87,9 @@ public struct ModelCard: Codable, Equatable, Sendable {
     public var backbone: String?
     /// Units of the head's hidden layer (0: a linear head); with `backbone` only.
     public var hiddenUnits: Int?
+    /// Layers with weights before the backbone's pooling trained with the head
+    /// (`train --fine-tune N`).
+    public var fineTunedLayers: Int?
 
     enum CodingKeys: String, CodingKey {
       case epochs, seed, augmentations, backbone
@@ -96,6 +99,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
       case initFrom = "init"
       case frozenLayers = "frozen_layers"
       case hiddenUnits = "hidden_units"
+      case fineTunedLayers = "fine_tuned_layers"
     }
 
     public init(

@@ -107,7 +107,8 @@ struct Model: ParsableCommand {
         let units = t.hiddenUnits ?? 0
         out.append(
           "Backbone:      \(backbone), head "
-            + (units == 0 ? "linear" : "with \(units) hidden units"))
+            + (units == 0 ? "linear" : "with \(units) hidden units")
+            + (t.fineTunedLayers.map { ", its last \($0) layers fine-tuned" } ?? ""))
       }
     } else {
       out.append("Training:      \(missing)")

@@ -24,8 +24,10 @@ struct Train: ParsableCommand {
       features of a network pretrained on a million photos (shipped in Models/), as Create ML \
       does: each image's features are computed once and cached by the file's SHA-256 \
       (--feature-cache), so the head trains in seconds and a second run starts at once. The \
-      model file holds backbone and head together. --hidden N puts a hidden layer in the head; \
-      the only augmentation is flip. --init on such a model trains its head further.
+      model file holds backbone and head together. --hidden N puts a hidden layer in the head, \
+      --fine-tune N trains the backbone's last N layers with weights too (from the features \
+      before them, cached the same way); the only augmentation is flip. --init on such a \
+      model trains its head further.
 
       The network: --input-size (64, 96 or 128 pixels), --widths (channels of each conv \
       block) or --depth (blocks), --batch-norm (batch normalisation after each convolution) and \
@@ -97,6 +99,10 @@ struct Train: ParsableCommand {
 
   @Option(help: "With a backbone: units of the head's hidden layer (0: a linear head).")
   var hidden = 0
+
+  @Option(
+    help: "With a backbone: also train its last N layers with weights before the pooling.")
+  var fineTune = 0
 
   @Option(
     help: ArgumentHelp(
@@ -228,6 +234,12 @@ struct Train: ParsableCommand {
       }
     } else if hidden != 0 {
       throw ValidationError("--hidden shapes a backbone's head: give --backbone too")
+    }
+    guard fineTune >= 0, fineTune <= 100 else {
+      throw ValidationError("--fine-tune must be 0 to 100")
+    }
+    if fineTune > 0, backbone == nil, self.`init` == nil {
+      throw ValidationError("--fine-tune trains a backbone's last layers: give --backbone too")
     }
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
     _ = try customEmoji()

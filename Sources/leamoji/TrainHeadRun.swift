@@ -40,14 +40,22 @@ extension Train {
       backbone = model.classifier
       backboneRecord = "\(PathText.lastComponent(file)) sha256:\(model.sha256)"
     }
-    let cache = featureCacheFor(backboneRecord)
+    let cut: HeadTraining.Cut
+    do {
+      cut = try HeadTraining.cut(backbone, fineTune: fineTune)
+    } catch {
+      throw CommandFailure("\(backboneFile ?? self.`init`!): \(error)", status: .usage)
+    }
+    let cache = featureCacheFor(backboneRecord + cut.cacheSuffix)
     // The base model's label order when its head is kept, else the folder's.
     let order = initialHead == nil ? nil : base?.classifier.labelNames
-    let all = try loadFeatures(trainingData, backbone: backbone, labels: order, cache: cache)
+    let all = try loadFeatures(
+      trainingData, backbone: cut.extractor, labels: order, cache: cache)
     var training = all
     var held: FeatureSet? = nil
     if let validation {
-      held = try loadFeatures(validation, backbone: backbone, labels: all.labelNames, cache: cache)
+      held = try loadFeatures(
+        validation, backbone: cut.extractor, labels: all.labelNames, cache: cache)
     } else if validationSplit > 0 {
       (training, held) = Trainer.split(all, validationFraction: validationSplit, seed: seed)
       if held?.count == 0 { held = nil }
@@ -67,7 +75,7 @@ extension Train {
     let result: TrainingResult
     do {
       result = try HeadTraining.train(
-        training: training, validation: held, backbone: backbone, hidden: hiddenUnits,
+        training: training, validation: held, cut: cut, hidden: hiddenUnits,
         options: options, emoji: emoji, initialHead: initialHead,
         onEpoch: { printEpoch($0, of: epochs) })
     } catch {
@@ -84,9 +92,12 @@ extension Train {
     var withBackbone = record
     withBackbone.backbone = backboneRecord
     withBackbone.hiddenUnits = hiddenUnits
+    if fineTune > 0 { withBackbone.fineTunedLayers = fineTune }
     let validationMatrix = try held.flatMap { set throws -> ConfusionMatrix? in
       test != nil
-        ? nil : try HeadTraining.confusionMatrix(of: result.classifier, on: set, threads: threads)
+        ? nil
+        : try HeadTraining.confusionMatrix(
+          of: result.classifier, cut: cut, hidden: hiddenUnits, on: set, threads: threads)
     }
     try finish(
       result, trainingData: ModelCard.TrainingData(features: all, root: trainingData),
@@ -99,7 +110,9 @@ extension Train {
     if featureCache == "none" { return nil }
     guard let root = featureCache ?? FeatureCache.defaultRoot() else { return nil }
     let digest = record.components(separatedBy: "sha256:").last ?? record
-    return FeatureCache(root: root, backbone: digest)
+    // The digest's first 32 digits name the folder; a cut's suffix stays in the name.
+    let hex = digest.prefix { $0 != "-" }
+    return FeatureCache(root: root, backbone: String(hex.prefix(32)) + digest.dropFirst(hex.count))
   }
 
   /// The features of a labelled folder, with progress and a warning for skipped files.

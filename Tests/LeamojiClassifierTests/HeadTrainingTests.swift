@@ -124,8 +124,9 @@ struct HeadTrainingTests {
       options.batchSize = 8
       options.learningRate = 0.05
       options.threads = 2
+      let cut = try HeadTraining.cut(backbone, fineTune: 0)
       let result = try HeadTraining.train(
-        training: set, validation: set, backbone: backbone, hidden: hidden, options: options,
+        training: set, validation: set, cut: cut, hidden: hidden, options: options,
         emoji: Classifier.emojiEntry(adding: [:]))
       let model = result.classifier
       #expect(model.labelNames == ["happy", "scary"])
@@ -146,7 +147,8 @@ struct HeadTrainingTests {
       }
       // The split-off backbone gives the same features as the original.
       #expect(try parts.backbone.features(images, threads: 1) == features)
-      let matrix = try HeadTraining.confusionMatrix(of: reread, on: set, threads: 1)
+      let matrix = try HeadTraining.confusionMatrix(
+        of: reread, cut: cut, hidden: hidden, on: set, threads: 1)
       #expect(matrix.accuracy == result.bestReport.validationAccuracy)
     }
   }
@@ -166,11 +168,53 @@ struct HeadTrainingTests {
     let runs = try [1, 2].map { threads in
       options.threads = threads
       return try HeadTraining.train(
-        training: set, validation: nil, backbone: backbone, hidden: 4, options: options,
-        emoji: [:]
+        training: set, validation: nil, cut: HeadTraining.cut(backbone, fineTune: 0), hidden: 4,
+        options: options, emoji: [:]
       ).classifier.encoded()
     }
     #expect(runs[0] == runs[1])
+  }
+
+  @Test(
+    "--fine-tune: the features are the activations before the last layers, which train from the backbone's weights; the model is the same chain"
+  )
+  func fineTunesTheLastLayers() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = try Self.folder(in: dir)
+    let backbone = try Self.backbone()
+    #expect(throws: ClassifierError.self) { try HeadTraining.cut(backbone, fineTune: 3) }
+    let cut = try HeadTraining.cut(backbone, fineTune: 1)
+    let decoder = Decoder()
+    let set = try FeatureSet.extract(
+      folder, backbone: cut.extractor, cache: nil, flip: false, threads: 2,
+      decode: decoder.decode
+    ).set
+    // The activations entering the depthwise layer: 8 channels of 8x8.
+    #expect(set.width == 8 * 8 * 8)
+    var options = TrainingOptions()
+    options.epochs = 20
+    options.batchSize = 8
+    options.learningRate = 0.02
+    let result = try HeadTraining.train(
+      training: set, validation: set, cut: cut, hidden: 0, options: options, emoji: [:])
+    let model = result.classifier
+    #expect(result.bestReport.validationAccuracy ?? 0 >= 0.9)
+    // The stem is the backbone's, the depthwise layer trained.
+    let before = backbone.network.namedParameters
+    let after = model.network.namedParameters
+    #expect(after["stem.weight"] == before["stem.weight"])
+    #expect(after["dw.weight"] != before["dw.weight"])
+    // The whole model on the images scores as the trained part did on the features.
+    let images = try folder.items.map { try decoder.decode($0.path, backbone.inputSize) }
+    let predictions = try model.classify(images, threads: 1)
+    let accuracy =
+      Double(zip(predictions, set.labels).filter { $0.classIndex == $1 }.count)
+      / Double(set.count)
+    let matrix = try HeadTraining.confusionMatrix(
+      of: model, cut: cut, hidden: 0, on: set, threads: 1)
+    #expect(abs(accuracy - matrix.accuracy) < 1e-9)
+    #expect(matrix.accuracy == result.bestReport.validationAccuracy)
   }
 
   @Test("a model that is not a backbone with a head is not split")
