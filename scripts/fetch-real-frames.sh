@@ -10,7 +10,8 @@
 # Every .deb is fetched by exact version from deb.debian.org's pool and its sha256 checked
 # (a mismatch stops the run); only the manifest's files are unpacked (dpkg-deb | tar), and each
 # is checked against the manifest's sha256 before scripts/real-frames.py converts it to PNG
-# (transparent pictures over a background picked by id, longer side at most 640 px).
+# (transparent pictures over a background picked by id, longer side at most 640 px; Freedoom's
+# sprites are lumps of its WAD, "freedoom2.wad:TROOA1", checked and decoded one by one).
 # When bookworm's pool moves on to a newer version, set DEBIAN_POOL to a snapshot, e.g.
 # DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
 #
@@ -38,6 +39,7 @@ done
 # file|sha256|url, one per package the manifest names.
 DEBS=(
   "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
+  "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
   "flare-game_1.14-1_all.deb|4ab6a8298276013d35a0806257e130d992761af1b749041433b409c3dafec508|$POOL/pool/main/f/flare-game/flare-game_1.14-1_all.deb"
   "gnome-backgrounds_43.1-1_all.deb|a670dea21572652127d6e55f9cdb3a226d0037854fdbfd037003c7d00ee0dc4e|$POOL/pool/main/g/gnome-backgrounds/gnome-backgrounds_43.1-1_all.deb"
   "hedgewars-data_1.0.2-6_all.deb|722225903a72604403e6e0026e40e9a6953f47a74d94efc5f55504bc05bb4761|$POOL/pool/main/h/hedgewars/hedgewars-data_1.0.2-6_all.deb"
@@ -73,7 +75,7 @@ for entry in "${DEBS[@]}"; do
   rest=${file#*_}
   version=${rest%%_*}
   dir="$CACHE/x/${pkg}_${version}"
-  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { print "." $6 }' "$MANIFEST" | sort -u)
+  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); print "." path }' "$MANIFEST" | sort -u)
   [ -n "$want" ] || continue
   if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
   echo "unpacking $file" >&2

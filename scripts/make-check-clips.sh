@@ -6,7 +6,7 @@
 #   CLIPS/<id>.mp4         5 s, 640x480, 10 fps: the still letterboxed on black, zooming slowly in
 #                          (1.00 -> 1.15) so every second's frame differs
 #   CLIPS/pair-<n>.mp4     6 s: a benign check still for seconds 0-2, then a frightening one for
-#                          seconds 3-5 (the label changes within the item)
+#                          seconds 3-5 (the label changes within the item); PAIRS of them (10)
 #   CLIPS/<id>.truth.json  {"id", "source", "tags", "duration", "fps", "labels": [one per second]}
 #                          the same shape as SampleVideos/*.truth.json plus id, source and tags
 #
@@ -50,6 +50,15 @@ with open(f"{clips}/{ident}.truth.json", "w") as f:
 PY
 }
 
+# Clips of stills no longer in the manifest's check split go.
+for f in "$CLIPS"/*.truth.json; do
+  [ -e "$f" ] || continue
+  id=$(basename "$f" .truth.json)
+  case $id in pair-*) continue ;; esac
+  awk -F'\t' -v i="$id" '$1 == i && $2 == "check" { found = 1 } END { exit !found }' "$MANIFEST" ||
+    rm -f "$CLIPS/$id.mp4" "$f"
+done
+
 benign=() scary=()
 while IFS=$'\t' read -r id split label package version path licence sha tags what; do
   [ "$split" = check ] || continue
@@ -63,15 +72,19 @@ while IFS=$'\t' read -r id split label package version path licence sha tags wha
   truth "$id" "$package $version $path" "$tags" $truth_label $truth_label $truth_label $truth_label $truth_label
 done < <(tail -n +2 "$MANIFEST")
 
-# Pairs: the n-th frightening still after a benign one (dark and bright benign alternating).
+# Pairs: PAIRS (default 10) frightening stills spread over the list, each after a benign one
+# (dark and bright benign alternating).
+PAIRS=${PAIRS:-10}
+rm -f "$CLIPS"/pair-*
 dark=() bright=()
 for b in "${benign[@]}"; do
   case $b in *dark-benign*) dark+=("$b") ;; *) bright+=("$b") ;; esac
 done
-for n in $(seq 0 $((${#scary[@]} - 1))); do
+((PAIRS <= ${#scary[@]})) || PAIRS=${#scary[@]}
+for n in $(seq 0 $((PAIRS - 1))); do
   if ((n % 2 == 0)) && ((n / 2 < ${#dark[@]})); then b=${dark[$((n / 2))]}; else b=${bright[$((n * 3 % ${#bright[@]}))]}; fi
   IFS='|' read -r bid bsource btags <<<"$b"
-  IFS='|' read -r sid ssource stags <<<"${scary[$n]}"
+  IFS='|' read -r sid ssource stags <<<"${scary[$((n * ${#scary[@]} / PAIRS))]}"
   out="$CLIPS/pair-$((n + 1)).mp4"
   if [ ! -f "$out" ] || [ "$CLIPS/$bid.mp4" -nt "$out" ] || [ "$CLIPS/$sid.mp4" -nt "$out" ]; then
     render "$FRAMES/check/$bid.png" 3 "$CLIPS/.a.mp4"

@@ -12,6 +12,11 @@ written as an RGB PNG:
     train rows -> OUT/train/<Label>/<id>.png   (Happy/, Neutral/, Scary/, as `leamoji train` reads)
     check rows -> OUT/check/<id>.png           (scripts/make-check-clips.sh turns them into clips)
 
+A path of the form <file>.wad:<LUMP> names one picture lump inside a Doom WAD (Freedoom): its
+sha256 is that of the lump's bytes, and it is decoded here (Doom picture format, colours from the
+WAD's PLAYPAL) and enlarged by a whole factor with nearest-neighbour pixels to about 240 px, as a
+game would show it, before the conversion below.
+
 Conversion, the same on every machine with Debian 12's python3-pil (Pillow 9.4):
   * transparent pixels (portraits, stamps, sprites) are composited over a flat background picked
     from the id's SHA-256 among black, white, mid grey and a dusk blue, so the background colour
@@ -19,8 +24,10 @@ Conversion, the same on every machine with Debian 12's python3-pil (Pillow 9.4):
   * the longer side is reduced to at most 640 px (Lanczos); smaller pictures keep their size.
 Only Python's standard library and Pillow are used.
 """
+import functools
 import hashlib
 import os
+import struct
 import sys
 
 try:
@@ -42,8 +49,46 @@ def sha256(path):
     return h.hexdigest()
 
 
-def convert(src, dst, ident):
-    im = Image.open(src)
+@functools.lru_cache(maxsize=2)
+def wad_lumps(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    _, count, offset = struct.unpack("<4sii", data[:12])
+    lumps = {}
+    for i in range(count):
+        pos, size, name = struct.unpack("<ii8s", data[offset + 16 * i : offset + 16 * i + 16])
+        lumps.setdefault(name.rstrip(b"\0").decode("ascii"), data[pos : pos + size])
+    return lumps
+
+
+def doom_picture(data, palette):
+    """A Doom-format picture (columns of posts) as an RGBA image."""
+    width, height = struct.unpack("<hh", data[:4])
+    columns = struct.unpack("<%dI" % width, data[8 : 8 + 4 * width])
+    im = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    px = im.load()
+    for x, pos in enumerate(columns):
+        top = -1
+        while data[pos] != 0xFF:
+            delta, length = data[pos], data[pos + 1]
+            top = delta if delta > top else top + delta  # tall patches add up
+            for k in range(length):
+                if 0 <= top + k < height:
+                    px[x, top + k] = palette[data[pos + 3 + k]] + (255,)
+            pos += length + 4
+    scale = max(1, 240 // max(width, height))
+    return im.resize((width * scale, height * scale), Image.NEAREST)
+
+
+def wad_picture(path, lump):
+    lumps = wad_lumps(path)
+    pal = lumps["PLAYPAL"]
+    palette = [tuple(pal[3 * i : 3 * i + 3]) for i in range(256)]
+    return lumps[lump], doom_picture(lumps[lump], palette)
+
+
+def convert(src, dst, ident, picture=None):
+    im = picture if picture is not None else Image.open(src)
     im.load()
     if im.mode in ("P", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
@@ -69,12 +114,20 @@ def main():
     counts = {}
     bad = 0
     for row in rows:
-        src = os.path.join(extracted, f"{row['package']}_{row['version']}", row["path"].lstrip("/"))
+        path, _, lump = row["path"].lstrip("/").partition(".wad:")
+        path += ".wad" if lump else ""
+        src = os.path.join(extracted, f"{row['package']}_{row['version']}", path)
         if not os.path.isfile(src):
             print(f"missing: {row['package']} {row['path']}", file=sys.stderr)
             bad += 1
             continue
-        if sha256(src) != row["sha256"]:
+        picture = None
+        if lump:
+            data, picture = wad_picture(src, lump)
+            digest = hashlib.sha256(data).hexdigest()
+        else:
+            digest = sha256(src)
+        if digest != row["sha256"]:
             print(f"checksum mismatch: {row['package']} {row['path']}", file=sys.stderr)
             bad += 1
             continue
@@ -85,7 +138,7 @@ def main():
         os.makedirs(folder, exist_ok=True)
         dst = os.path.join(folder, row["id"] + ".png")
         if not os.path.exists(dst):
-            convert(src, dst, row["id"])
+            convert(src, dst, row["id"], picture)
         key = (row["split"], row["label"])
         counts[key] = counts.get(key, 0) + 1
     if bad:
