@@ -141,6 +141,15 @@ def main():
             convert(src, dst, row["id"], picture)
         key = (row["split"], row["label"])
         counts[key] = counts.get(key, 0) + 1
+    # PNGs the manifest no longer names (another label, a dropped picture) go.
+    wanted = {os.path.join(out, "train", FOLDERS[r["label"]], r["id"] + ".png") if r["split"] == "train"
+              else os.path.join(out, "check", r["id"] + ".png") for r in rows}
+    for folder in [os.path.join(out, "train", f) for f in FOLDERS.values()] + [os.path.join(out, "check")]:
+        if os.path.isdir(folder):
+            for name in os.listdir(folder):
+                path = os.path.join(folder, name)
+                if name.endswith(".png") and path not in wanted:
+                    os.remove(path)
     if bad:
         sys.exit(f"{bad} file(s) missing or with the wrong checksum; nothing is trustworthy")
     for (split, label), n in sorted(counts.items()):
