@@ -9,6 +9,41 @@ import LeamojiVideo
 /// by concurrent jobs.
 public struct AnalysisPlan: Sendable {
   /// What to produce for each video.
+  /// How readily a second is called scary (`analyze --sensitivity`): a missed frightening
+  /// scene against a warning on a calm one.
+  public enum Sensitivity: Equatable, Sendable {
+    /// Scary only when the scary probability is 0.7 or more: fewer warnings, more missed.
+    case low
+    /// The most probable label (the model's own balance).
+    case normal
+    /// Scary from a scary probability of 0.3: more warnings, fewer missed.
+    case high
+    /// Scary from this scary probability (0 < p < 1).
+    case threshold(Double)
+
+    /// The encoder's `scaryThreshold`.
+    public var scaryThreshold: Double? {
+      switch self {
+      case .low: return 0.7
+      case .normal: return nil
+      case .high: return 0.3
+      case .threshold(let p): return p
+      }
+    }
+
+    /// `low`, `normal`, `high` or a probability strictly between 0 and 1; nil otherwise.
+    public init?(parsing text: String) {
+      switch text.lowercased() {
+      case "low": self = .low
+      case "normal": self = .normal
+      case "high": self = .high
+      default:
+        guard let p = Double(text), p > 0, p < 1 else { return nil }
+        self = .threshold(p)
+      }
+    }
+  }
+
   public struct Options: Sendable {
     /// Seconds a cue appears before its scene.
     public var seekAhead: Double = 5
@@ -28,6 +63,9 @@ public struct AnalysisPlan: Sendable {
     public var decodeEverything = false
     /// Threads for classifying one video's batches.
     public var threads = Classifier.defaultThreads
+    /// The scary probability from which a second is scary (`MarkerEncoder.scaryThreshold`);
+    /// nil: the most probable label.
+    public var scaryThreshold: Double? = nil
 
     public init() {}
   }
@@ -89,7 +127,8 @@ public struct AnalysisPlan: Sendable {
     let analysis = try VideoAnalysis.run(
       path: path, classifier: classifier, interval: options.interval, threads: options.threads,
       wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
-    let encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
+    var encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
+    encoder.scaryThreshold = options.scaryThreshold
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
 

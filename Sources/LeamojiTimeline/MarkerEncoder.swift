@@ -4,7 +4,9 @@ import LeamojiCore
 ///
 /// Steps:
 /// 1. Samples are put in time order; the raw label of a sample is its most probable label
-///    (ties: the first in label order).
+///    (ties: the first in label order). With a `scaryThreshold`, a sample is scary exactly when
+///    its scary probability reaches the threshold, and otherwise takes its most probable other
+///    label: how sensitive the warnings are (`analyze --sensitivity`).
 /// 2. Flicker is removed: a run of equal labels lasting less than `minimumSceneLength`
 ///    (2 s by default: one sample at the default 1 s interval, up to three at 0.5 s) is
 ///    relabelled as an adjacent run of at least that length — the one whose label is more
@@ -22,6 +24,9 @@ public struct MarkerEncoder: Sendable {
   public var seekAhead: Double
   /// Shortest scene that survives smoothing, in seconds; 0 disables smoothing.
   public var minimumSceneLength: Double
+  /// The scary probability from which a sample is scary (labels without `scary` ignore it);
+  /// nil: the most probable label.
+  public var scaryThreshold: Double? = nil
 
   /// - Precondition: `labels` is not empty, `seekAhead >= 0`, `minimumSceneLength >= 0`.
   public init(labels: [Label], seekAhead: Double = 5, minimumSceneLength: Double = 2) {
@@ -50,7 +55,14 @@ public struct MarkerEncoder: Sendable {
       )
       return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
     }
-    let raw = rows.map(Self.argmax)
+    let scary = labels.firstIndex { $0.name == Label.scary.name }
+    let raw = rows.map { row in
+      guard let threshold = scaryThreshold, let scary else { return Self.argmax(row) }
+      if row[scary] >= threshold { return scary }
+      var others = row
+      others[scary] = -1
+      return Self.argmax(others)
+    }
     let interval = Self.typicalInterval(ordered.map(\.second))
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(

@@ -68,6 +68,12 @@ struct Analyze: ParsableCommand {
   @Option(help: "How many videos to analyse at once.")
   var jobs = 1
 
+  @Option(
+    help: ArgumentHelp(
+      "How readily a second is called scary: low (scary from 70 %), normal (the most probable label), high (from 30 %), or a probability.",
+      valueName: "level"))
+  var sensitivity = "normal"
+
   @Flag(help: "Print each stored entry as one line of JSON instead of the summary.")
   var json = false
 
@@ -86,6 +92,11 @@ struct Analyze: ParsableCommand {
       throw ValidationError("--interval must be 0.04 to 3600 seconds")
     }
     guard jobs >= 1, jobs <= 64 else { throw ValidationError("--jobs must be 1 to 64") }
+    guard AnalysisPlan.Sensitivity(parsing: sensitivity) != nil else {
+      throw ValidationError(
+        "--sensitivity takes low, normal, high or a probability between 0 and 1 (got '\(sensitivity)')"
+      )
+    }
     if videos.count > 1 && (title != nil || description != nil) {
       throw ValidationError("--title and --description apply to one video at a time")
     }
@@ -102,6 +113,7 @@ struct Analyze: ParsableCommand {
     var options = AnalysisPlan.Options()
     options.seekAhead = seekAhead
     options.interval = interval
+    options.scaryThreshold = AnalysisPlan.Sensitivity(parsing: sensitivity)?.scaryThreshold
     options.includeFrames = frames
     options.poster = poster
     options.vtt = vtt

@@ -80,6 +80,33 @@ struct AnalyzeCommandTests {
         && missing.stderr.contains("leamoji analyze other.mp4"))
   }
 
+  @Test(
+    "--sensitivity: high warns of at least the seconds normal does, low of at most; a bad level is one clear line"
+  )
+  func sensitivity() throws {
+    let work = try CLI.temporaryFolder("sensitivity")
+    defer { try? FileManager.default.removeItem(at: work) }
+    func scarySeconds(_ level: String) throws -> Int {
+      let r = try CLI.leamoji([
+        "analyze", AppFiles.sample, "--sensitivity", level, "--no-poster", "--output",
+        work.appendingPathComponent("\(level).json").path,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      guard let range = r.stdout.range(of: #"scary (\d+) s"#, options: .regularExpression) else {
+        return 0
+      }
+      return Int(r.stdout[range].split(separator: " ")[1]) ?? -1
+    }
+    let (low, normal, high) = try (
+      scarySeconds("low"), scarySeconds("normal"), scarySeconds("high")
+    )
+    #expect(low <= normal && normal <= high, "low \(low), normal \(normal), high \(high)")
+    #expect(try scarySeconds("0.01") >= high)
+    let bad = try CLI.leamoji(["analyze", AppFiles.sample, "--sensitivity", "1.5"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.hasPrefix("Error: --sensitivity takes low, normal, high"), "\(bad.stderr)")
+  }
+
   @Test("a batch reports a bad file, finishes the others, and exits non-zero")
   func batchWithABadFile() throws {
     let work = try CLI.temporaryFolder("batch")

@@ -20,6 +20,32 @@ struct MarkerEncoderTests {
     #expect(timeline.markers[0].confidence == 0.66)
   }
 
+  @Test(
+    "a scary threshold: scary exactly from that probability, otherwise the most probable other label"
+  )
+  func scaryThreshold() {
+    // happy, neutral, scary per second.
+    let rows: [[Float]] = [
+      [0.35, 0.3, 0.35], [0.2, 0.45, 0.35], [0.05, 0.3, 0.65], [0.1, 0.1, 0.8], [0.6, 0.3, 0.1],
+    ]
+    let scores = rows.enumerated().map {
+      SecondScore(second: Double($0.offset), probabilities: $0.element)
+    }
+    var tuned = MarkerEncoder(labels: Label.standard, minimumSceneLength: 0)
+    #expect(tuned.encode(scores).rawLabels == ["happy", "neutral", "scary", "scary", "happy"])
+    tuned.scaryThreshold = 0.3
+    #expect(tuned.encode(scores).rawLabels == ["scary", "scary", "scary", "scary", "happy"])
+    tuned.scaryThreshold = 0.7
+    #expect(tuned.encode(scores).rawLabels == ["happy", "neutral", "neutral", "scary", "happy"])
+    // A model without a scary label ignores it.
+    var other = MarkerEncoder(
+      labels: [Label(name: "calm", emoji: "🙂"), Label(name: "loud", emoji: "📢")],
+      minimumSceneLength: 0)
+    other.scaryThreshold = 0.1
+    let two = [SecondScore(second: 0, probabilities: [0.8, 0.2])]
+    #expect(other.encode(two).rawLabels == ["calm"])
+  }
+
   @Test("a two-second scene survives (the minimum scene length is 2 s)")
   func twoSecondSceneSurvives() {
     let timeline = encoder.encode(scores("hhsshh"))
