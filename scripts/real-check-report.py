@@ -117,6 +117,19 @@ def main():
     report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
     report("bright frightening items", [r for r in seconds if r[1] and "bright-frightening" in r[4]])
     report("dark benign items (goal: <= 10 % of seconds)", [r for r in seconds if not r[1] and "dark-benign" in r[4]])
+    # The --sensitivity trade-off: each second called scary from a scary probability of t, as
+    # `analyze --sensitivity t` decides it before the 2 s smoothing (which a lone second does
+    # not survive), so these rates are per second, not the timeline's.
+    fr = [r for r in seconds if r[1]]
+    be = [r for r in seconds if not r[1]]
+    dark = [r for r in be if "dark-benign" in r[4]]
+    print("scary from p(scary) >= t, per second before smoothing (analyze --sensitivity t)")
+    print("  t      frightening s   items warned   benign s   dark benign s")
+    for t in (0.1, 0.2, 0.3, 0.5, 0.7):
+        hit = [r for r in fr if r[3] >= t]
+        items_hit = {r[0] for r in hit}
+        print(f"  {t:<5}  {pct(len(hit), len(fr)):>14}  {pct(len(items_hit), len({r[0] for r in fr})):>13}"
+              f"  {pct(sum(r[3] >= t for r in be), len(be)):>9}  {pct(sum(r[3] >= t for r in dark), len(dark)):>13}")
     print("per source (the package the second's picture comes from)")
     for src in sorted({r[5] for r in seconds}):
         rows = [r for r in seconds if r[5] == src]

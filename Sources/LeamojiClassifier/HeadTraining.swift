@@ -137,6 +137,9 @@ public enum HeadTraining {
       optimizer: AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay),
       seed: options.seed)
     var order = Array(0..<training.count)
+    let members = (0..<classes).map { label in
+      training.labels.indices.filter { training.labels[$0] == label }
+    }
     let batchSize = max(1, options.batchSize)
     var best: (epoch: Int, score: (Double, Float), snapshot: ParameterSnapshot)? = nil
     var reports: [EpochReport] = []
@@ -144,6 +147,7 @@ public enum HeadTraining {
       let started = Date()
       let epochSeed = options.seed ^ (UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
       var rng = SplitMix64(seed: epochSeed)
+      if options.balanceLabels { order = balancedOrder(members, using: &rng) }
       Trainer.shuffle(&order, using: &rng)
       let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
       session.optimizer.learningRate =
@@ -182,8 +186,8 @@ public enum HeadTraining {
       let improved = best == nil || epochScore > best!.score
       if improved { best = (epoch, epochScore, network.snapshot()) }
       let report = EpochReport(
-        epoch: epoch, loss: Float(lossSum / Double(max(1, training.count))),
-        trainingAccuracy: Double(correct) / Double(max(1, training.count)),
+        epoch: epoch, loss: Float(lossSum / Double(max(1, order.count))),
+        trainingAccuracy: Double(correct) / Double(max(1, order.count)),
         validationAccuracy: validated?.accuracy, validationLoss: validated?.meanLoss,
         seconds: Date().timeIntervalSince(started), isBest: improved)
       reports.append(report)
@@ -263,6 +267,18 @@ public enum HeadTraining {
     } catch {
       throw .network(error)
     }
+  }
+
+  /// One epoch's rows when labels are balanced: each label's images (`members[label]`) in a
+  /// shuffled cycle, as many as the most frequent label has; every image at least once.
+  static func balancedOrder(_ members: [[Int]], using rng: inout SplitMix64) -> [Int] {
+    let most = members.map(\.count).max() ?? 0
+    var order: [Int] = []
+    for var group in members where !group.isEmpty {
+      Trainer.shuffle(&group, using: &rng)
+      order += (0..<most).map { group[$0 % group.count] }
+    }
+    return order
   }
 
   /// The head's layers: `fc` alone, or `fc_hidden`, ReLU, `fc`.

@@ -17,6 +17,10 @@ public struct TrainingOptions: Sendable {
   public var freeze = 0
   /// The network of a fresh model (ignored when fine-tuning, which keeps the model's own).
   public var capacity = NetworkCapacity()
+  /// Heads on a backbone (`HeadTraining`): each epoch shows every label's images as often as
+  /// the most frequent label's (the rarer ones repeated), so that a label with few examples
+  /// (often the frightening one) is not drowned by the others.
+  public var balanceLabels = false
 
   public init() {}
 }

@@ -104,6 +104,9 @@ struct Train: ParsableCommand {
     help: "With a backbone: also train its last N layers with weights before the pooling.")
   var fineTune = 0
 
+  @Flag(help: "With a backbone: show every label as often as the most frequent one each epoch.")
+  var balance = false
+
   @Option(
     help: ArgumentHelp(
       "Where backbone features are cached ('none': not at all; default ~/.cache/leamoji/features).",
@@ -234,6 +237,8 @@ struct Train: ParsableCommand {
       }
     } else if hidden != 0 {
       throw ValidationError("--hidden shapes a backbone's head: give --backbone too")
+    } else if balance, self.`init` == nil {
+      throw ValidationError("--balance applies to a backbone's head: give --backbone too")
     }
     guard fineTune >= 0, fineTune <= 100 else {
       throw ValidationError("--fine-tune must be 0 to 100")

@@ -72,6 +72,7 @@ extension Train {
     options.seed = seed
     options.augment = augmentations
     options.threads = threads
+    options.balanceLabels = balance
     let result: TrainingResult
     do {
       result = try HeadTraining.train(

@@ -82,6 +82,8 @@ struct TrainBackboneTests {
       ),
       (["--backbone", "efficientnet-lite0", "--init", "default"], "not with --init"),
       (["--hidden", "16"], "give --backbone too"),
+      (["--balance"], "give --backbone too"),
+      (["--fine-tune", "2"], "give --backbone too"),
     ])
   func badOptions(extra: [String], message: String) throws {
     let work = try CLI.temporaryFolder("train-backbone-bad")

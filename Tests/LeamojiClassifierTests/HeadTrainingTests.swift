@@ -217,6 +217,20 @@ struct HeadTrainingTests {
     #expect(matrix.accuracy == result.bestReport.validationAccuracy)
   }
 
+  @Test("--balance: every label as often as the most frequent one, every image at least once")
+  func balancedOrder() {
+    let members = [Array(0..<10), [10, 11, 12], [], [13]]
+    var rng = SplitMix64(seed: 5)
+    let order = HeadTraining.balancedOrder(members, using: &rng)
+    #expect(order.count == 30)
+    #expect(order.filter { $0 < 10 }.count == 10)
+    #expect(order.filter { (10...12).contains($0) }.count == 10)
+    #expect(order.filter { $0 == 13 }.count == 10)
+    #expect(Set(order) == Set(0...13))
+    // Each of the three images of label 1 comes 3 or 4 times.
+    for i in 10...12 { #expect((3...4).contains(order.filter { $0 == i }.count)) }
+  }
+
   @Test("a model that is not a backbone with a head is not split")
   func notAHeadModel() throws {
     let shipped = try Classifier.decode(
