@@ -87,15 +87,8 @@ extension Kernels {
   /// place (`weightsInPlace`).
   static func gemmInPlaceScratchCount(m: Int) -> Int {
     let paddedRows = (m + tileRows - 1) / tileRows * tileRows
-    return paddedRows + kBlock * residentColumns + tileRows * tileColumns + tileRows * kBlock
+    return paddedRows + kBlock * tileColumns + tileRows * tileColumns + tileRows * kBlock
   }
-
-  /// A product whose weights are read in place and that has at most this many columns packs
-  /// all of a `k` block's `B` panels first and then runs each `A` tile across all of them: the
-  /// weights stream from memory once instead of once per panel (the small late maps of a
-  /// MobileNet, where the weights outweigh the activations). Every element's sum runs in the
-  /// same order either way.
-  static let residentColumns = 256
 
   /// Floats of scratch `gemmPacked` needs for an `m x k` product.
   static func gemmScratchCount(m: Int, k: Int) -> Int {
@@ -143,8 +136,7 @@ extension Kernels {
       packedBias = scratch + paddedRows * k
     }
     let packedB = packedBias + paddedRows
-    let residentB = weightsInPlace && !bIsPanels && n <= residentColumns
-    let edgeTile = packedB + kBlock * (weightsInPlace ? residentColumns : tileColumns)
+    let edgeTile = packedB + kBlock * tileColumns
     let edgeA = edgeTile + tileRows * tileColumns
     let act = activation ?? (relu ? .relu : Activation.none)
     for i in 0..<paddedRows { packedBias[i] = bias != nil && i < m ? bias![i] : 0 }
@@ -208,25 +200,6 @@ extension Kernels {
       let mode: GEMMStart = first ? start : .accumulate
       let useBias = first && start == .overwrite && bias != nil
       let blockAct = last ? act : .none
-      if residentB {
-        let panels = (n + tileColumns - 1) / tileColumns
-        for q in 0..<panels {
-          let j0 = q * tileColumns
-          packB(
-            kc: kc, cols: min(tileColumns, n - j0), b: b + p0 * bRowStride + j0 * bColStride,
-            bRowStride: bRowStride, bColStride: bColStride, into: packedB + q * kc * tileColumns)
-        }
-        for t in 0..<tiles {
-          for q in 0..<panels {
-            let j0 = q * tileColumns
-            tile(
-              t, j0, min(tileColumns, n - j0), UnsafePointer(packedB + q * kc * tileColumns), p0,
-              kc, mode: mode, useBias: useBias, act: blockAct)
-          }
-        }
-        p0 += kc
-        continue
-      }
       var j0 = 0
       while j0 < n {
         let cols = min(tileColumns, n - j0)

@@ -3,12 +3,11 @@ import Testing
 @testable import LeamojiNN
 
 /// The GEMM reading its weights in place (`weightsInPlace`), as the MobileNet-style steps run
-/// it: the same bits as the GEMM packing its weights first, whether `B` is packed one panel at
-/// a time or all at once (`residentColumns`), and right against direct loops in Double.
+/// it: the same bits as the GEMM packing its weights first, and right against direct loops in
+/// Double.
 @Suite("GEMM with weights in place")
 struct InPlaceGEMMTests {
-  /// (m, n, k): partial row tiles, edge columns, several k blocks, both sides of
-  /// `residentColumns`.
+  /// (m, n, k): partial row tiles, edge columns, several k blocks.
   @Test(arguments: [
     (10, 49, 300), (8, 256, 40), (5, 257, 513), (64, 17, 1), (3, 1, 7), (12, 300, 257),
   ])
