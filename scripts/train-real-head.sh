@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A candidate for the new default model (issue 22): a head on EfficientNet-Lite0 trained on the
+# real labelled frames (scripts/fetch-real-frames.sh) plus generated 224x224 scenes, every label
+# shown equally often (--balance), then scored on the real check set (make real-check).
+#
+#   scripts/train-real-head.sh [OUTPUT]        # default .build/real-head.safetensors
+#
+# Environment: GENERATED (generated scenes per label, default 300), SEED (default 42),
+# HEAD_OPTIONS (extra train options, default "--fine-tune 1 --epochs 20"), LEAMOJI_BIN (default:
+# the release build). The same inputs, options, seed and SOURCE_DATE_EPOCH give the same bytes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-.build/real-head.safetensors}
+GENERATED=${GENERATED:-300}
+SEED=${SEED:-42}
+HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 1 --epochs 20}
+BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+[ -x "$BIN" ] || { echo "train-real-head: no leamoji binary at $BIN (make release)" >&2; exit 1; }
+[ -d .build/real-frames/train ] || { echo "train-real-head: no real frames: run make real-frames" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-real-head.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+"$BIN" scenes dataset --set varied --out "$WORK/generated" --train-per-class "$GENERATED" \
+  --test-per-class 1 --size 224 --seed "$SEED" >/dev/null
+# One folder of links: the real frames under their own names, the generated ones as gen-*.
+for label in Happy Neutral Scary; do
+  mkdir -p "$WORK/data/$label"
+  for f in .build/real-frames/train/"$label"/*.png; do ln -s "$PWD/$f" "$WORK/data/$label/"; done
+  for f in "$WORK/generated/Training Data/$label"/*.png; do
+    ln -s "$f" "$WORK/data/$label/gen-$(basename "$f")"
+  done
+done
+# shellcheck disable=SC2086
+"$BIN" train "$WORK/data" --backbone efficientnet-lite0 --balance --seed "$SEED" $HEAD_OPTIONS \
+  --description "Mood head on EfficientNet-Lite0: real labelled frames (data/real-frames) and generated scenes" \
+  --license Apache-2.0 --output "$OUT" --overwrite
+echo "train-real-head: scoring $OUT on the real check set"
+make --no-print-directory real-check MODEL="$OUT"
