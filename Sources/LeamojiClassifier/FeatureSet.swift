@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import LeamojiCore
 
@@ -113,37 +112,18 @@ public struct FeatureSet: Sendable {
       let wanted = part.indices.filter {
         digests[$0] != nil && (rows[$0] == nil || (flip && flippedRows[$0] == nil))
       }
-      let decoded = Locked([Result<RGBImage, DecodeFailure>?](repeating: nil, count: wanted.count))
-      let size = backbone.inputSize
-      DispatchQueue.concurrentPerform(iterations: max(1, min(threads, wanted.count))) { worker in
-        var j = worker
-        while j < wanted.count {
-          let outcome: Result<RGBImage, DecodeFailure>
-          do {
-            let image = try decode(part[wanted[j]].path, size)
-            outcome =
-              image.size == size
-              ? .success(image) : .failure(DecodeFailure(reason: "decoded at the wrong size"))
-          } catch {
-            outcome = .failure(DecodeFailure(reason: String(describing: error)))
-          }
-          decoded.withValue { $0[j] = outcome }
-          j += max(1, min(threads, wanted.count))
-        }
-      }
+      let decoded = ImageSet.decodeAll(
+        wanted.map { part[$0].path }, size: backbone.inputSize, threads: threads, decode: decode)
       var missing: [Int] = []
       var images: [RGBImage] = []
-      for (j, outcome) in decoded.withValue({ $0 }).enumerated() {
-        let i = wanted[j]
+      for (i, outcome) in zip(wanted, decoded) {
         switch outcome {
-        case .success(let image)?:
+        case .success(let image):
           images.append(image)
           missing.append(i)
-        case .failure(let failure)?:
+        case .failure(let failure):
           digests[i] = nil
           skipped.append(ImageSet.Skipped(path: part[i].path, reason: failure.reason))
-        case nil:
-          break
         }
       }
       if !images.isEmpty {

@@ -67,21 +67,9 @@ public enum HeadTraining {
       return Cut(backbone: backbone, fineTune: 0, extractor: backbone, start: pool + 1, pool: pool)
     }
     let start = weighted[weighted.count - fineTune]
-    // The layers before the cut, flattened, and a placeholder last layer (zeros, never used:
-    // only `features`, its input, is asked of it).
-    let width = backbone.network.shapes[start].reduce(1, *)
-    let kept = Array(specs[..<start])
-    let keptNames = Set(kept.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
-    var parameters = backbone.network.namedTensors.filter { keptNames.contains($0.key) }
-    parameters[outputName + ".weight"] = Tensor(shape: [2, width])
-    parameters[outputName + ".bias"] = Tensor(shape: [2])
     let extractor: Classifier
     do {
-      let network = try Network(
-        specs: kept + [.flatten, .linear(name: outputName, inFeatures: width, outFeatures: 2)],
-        inputShape: backbone.network.inputShape, parameters: parameters)
-      extractor = try Classifier(
-        network: network, labelNames: ["a", "b"], normalisation: backbone.normalisation)
+      extractor = try truncated(backbone, keeping: start)
     } catch let error as ClassifierError {
       throw error
     } catch {
@@ -89,6 +77,25 @@ public enum HeadTraining {
     }
     return Cut(
       backbone: backbone, fineTune: fineTune, extractor: extractor, start: start, pool: pool)
+  }
+
+  /// `model`'s first `count` top-level layers (flattened when they end in maps) and a
+  /// placeholder 2-way last layer (zeros, never used: only `features`, its input, is asked of
+  /// it): a classifier whose features are the activations after those layers.
+  static func truncated(_ model: Classifier, keeping count: Int) throws -> Classifier {
+    let kept = Array(model.network.specs[..<count])
+    let shape = model.network.shapes[count]
+    let width = shape.reduce(1, *)
+    let names = Set(kept.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+    var parameters = model.network.namedTensors.filter { names.contains($0.key) }
+    parameters[outputName + ".weight"] = Tensor(shape: [2, width])
+    parameters[outputName + ".bias"] = Tensor(shape: [2])
+    let network = try Network(
+      specs: kept + (shape.count > 1 ? [.flatten] : [])
+        + [.linear(name: outputName, inFeatures: width, outFeatures: 2)],
+      inputShape: model.network.inputShape, parameters: parameters)
+    return try Classifier(
+      network: network, labelNames: ["a", "b"], normalisation: model.normalisation)
   }
 
   /// The name of the head's output layer (the backbone's last layer is replaced by it) and of
@@ -145,14 +152,12 @@ public enum HeadTraining {
     var reports: [EpochReport] = []
     for epoch in 1...max(1, options.epochs) {
       let started = Date()
-      let epochSeed = options.seed ^ (UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
+      let epochSeed = Trainer.epochSeed(options.seed, epoch: epoch)
       var rng = SplitMix64(seed: epochSeed)
       if options.balanceLabels { order = balancedOrder(members, using: &rng) }
       Trainer.shuffle(&order, using: &rng)
-      let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
-      session.optimizer.learningRate =
-        options.learningRate
-        * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
+      session.optimizer.learningRate = Trainer.learningRate(
+        options.learningRate, epoch: epoch, of: options.epochs)
       var lossSum = 0.0
       var correct = 0
       var start = 0
@@ -371,25 +376,7 @@ public enum HeadTraining {
     let head = model.network.namedParameters.filter {
       names.contains(String($0.key.split(separator: ".")[0]))
     }
-    // The backbone alone: the layers to the pooling and a placeholder last layer (zeros, never
-    // used: only `features`, its input, is asked of it).
-    let width = model.network.shapes[pool + 1].reduce(1, *)
-    let classes = model.labelNames.count
-    var parameters = model.network.namedTensors.filter {
-      !names.contains(String($0.key.split(separator: ".")[0]))
-    }
-    parameters[outputName + ".weight"] = Tensor(shape: [classes, width])
-    parameters[outputName + ".bias"] = Tensor(shape: [classes])
-    guard
-      let network = try? Network(
-        specs: Array(specs[...pool]) + [
-          .linear(name: outputName, inFeatures: width, outFeatures: classes)
-        ],
-        inputShape: model.network.inputShape, parameters: parameters),
-      let backbone = try? Classifier(
-        network: network, labelNames: model.labelNames, normalisation: model.normalisation,
-        emoji: model.emojiEntry)
-    else { return nil }
+    guard let backbone = try? truncated(model, keeping: pool + 1) else { return nil }
     return Parts(backbone: backbone, head: head, hidden: hidden, emoji: model.emojiEntry)
   }
 }

@@ -81,15 +81,40 @@ public struct ImageSet: Sendable {
       mapping.append(index)
     }
     let items = folder.items
-    let results = Locked([Result<RGBImage, DecodeFailure>?](repeating: nil, count: items.count))
+    let outcomes = decodeAll(
+      items.map(\.path), size: size, threads: threads, decode: decode, progress: progress)
+    var set = ImageSet(size: size, labelNames: names)
+    var skipped: [Skipped] = []
+    for (i, item) in items.enumerated() {
+      switch outcomes[i] {
+      case .success(let image): set.append(image, label: mapping[item.label], path: item.path)
+      case .failure(let failure): skipped.append(Skipped(path: item.path, reason: failure.reason))
+      }
+    }
+    if set.count == 0 { throw .noUsableImages(path: folder.root) }
+    return (set, skipped)
+  }
+}
+
+extension ImageSet {
+  /// Decodes `paths` at `size` with `decode` on `threads` threads; the outcomes are in the
+  /// order of `paths` whatever the thread count (a picture of another size is a failure).
+  /// `progress` gets the number done so far, from the first worker.
+  static func decodeAll(
+    _ paths: [String], size: PixelSize, threads: Int, decode: ImageDecoder,
+    progress: (@Sendable (Int) -> Void)? = nil
+  ) -> [Result<RGBImage, DecodeFailure>] {
+    let results = Locked(
+      [Result<RGBImage, DecodeFailure>](
+        repeating: .failure(DecodeFailure(reason: "not decoded")), count: paths.count))
     let done = Locked(0)
-    let workers = max(1, min(threads, items.count))
+    let workers = max(1, min(threads, paths.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var i = worker
-      while i < items.count {
+      while i < paths.count {
         let outcome: Result<RGBImage, DecodeFailure>
         do {
-          let image = try decode(items[i].path, size)
+          let image = try decode(paths[i], size)
           outcome =
             image.size == size
             ? .success(image) : .failure(DecodeFailure(reason: "decoded at the wrong size"))
@@ -105,18 +130,7 @@ public struct ImageSet: Sendable {
         i += workers
       }
     }
-    var set = ImageSet(size: size, labelNames: names)
-    var skipped: [Skipped] = []
-    let outcomes = results.withValue { $0 }
-    for (i, item) in items.enumerated() {
-      switch outcomes[i] {
-      case .success(let image): set.append(image, label: mapping[item.label], path: item.path)
-      case .failure(let failure): skipped.append(Skipped(path: item.path, reason: failure.reason))
-      case nil: skipped.append(Skipped(path: item.path, reason: "not decoded"))
-      }
-    }
-    if set.count == 0 { throw .noUsableImages(path: folder.root) }
-    return (set, skipped)
+    return results.withValue { $0 }
   }
 }
 

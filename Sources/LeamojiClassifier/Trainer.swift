@@ -113,14 +113,11 @@ public enum Trainer {
 
     for epoch in 1...max(1, options.epochs) {
       let started = Date()
-      let epochSeed = options.seed ^ (UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
+      let epochSeed = Trainer.epochSeed(options.seed, epoch: epoch)
       var shuffler = SplitMix64(seed: epochSeed)
       shuffle(&order, using: &shuffler)
-      // Cosine decay from the full rate to 5 % of it over the run.
-      let progress = Double(epoch - 1) / Double(max(1, options.epochs - 1))
-      session.optimizer.learningRate =
-        options.learningRate
-        * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
+      session.optimizer.learningRate = Trainer.learningRate(
+        options.learningRate, epoch: epoch, of: options.epochs)
       var lossSum = 0.0
       var correct = 0
       let batchIndices = (0..<batches).map {
@@ -233,6 +230,18 @@ public enum Trainer {
       trainingIndices += members.dropFirst(take)
     }
     return (trainingIndices.sorted(), validationIndices.sorted())
+  }
+
+  /// The seed of epoch `epoch`'s shuffle and augmentation.
+  static func epochSeed(_ seed: UInt64, epoch: Int) -> UInt64 {
+    seed ^ (UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
+  }
+
+  /// Epoch `epoch`'s learning rate: a cosine decay from the full `rate` to 5 % of it over
+  /// `epochs` epochs.
+  static func learningRate(_ rate: Float, epoch: Int, of epochs: Int) -> Float {
+    let progress = Double(epoch - 1) / Double(max(1, epochs - 1))
+    return rate * Float(0.05 + 0.95 * 0.5 * (1 + PortableMath.cos(Double.pi * progress)))
   }
 
   /// Fisher–Yates with our own generator (the standard library's shuffle algorithm may change).

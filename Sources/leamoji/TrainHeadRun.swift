@@ -65,13 +65,7 @@ extension Train {
         "Training a head on \(training.count) images (\(all.labelNames.joined(separator: ", "))), validating on \(held?.count ?? 0), backbone \(backboneRecord.split(separator: " ")[0])"
       )
     }
-    var options = TrainingOptions()
-    options.epochs = epochs
-    options.batchSize = batchSize
-    options.learningRate = learningRate
-    options.seed = seed
-    options.augment = augmentations
-    options.threads = threads
+    var options = trainingOptions()
     options.balanceLabels = balance
     let result: TrainingResult
     do {
@@ -82,15 +76,8 @@ extension Train {
     } catch {
       throw CommandFailure("training failed: \(error)", status: .failure)
     }
-    if !json {
-      Console.print(
-        "Kept epoch \(result.bestEpoch)"
-          + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
-    }
-    let record = ModelCard.TrainingRecord(
-      epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
-      learningRate: learningRate, augmentations: options.augment.list, initFrom: base?.record)
-    var withBackbone = record
+    printKept(result, validated: held != nil)
+    var withBackbone = trainingRecord(result, initFrom: base?.record)
     withBackbone.backbone = backboneRecord
     withBackbone.hiddenUnits = hiddenUnits
     if fineTune > 0 { withBackbone.fineTunedLayers = fineTune }

@@ -128,13 +128,7 @@ extension Train {
           + (base.map { ", fine-tuning \($0.record.split(separator: " ")[0])" } ?? ""))
     }
 
-    var options = TrainingOptions()
-    options.epochs = epochs
-    options.batchSize = batchSize
-    options.learningRate = learningRate
-    options.seed = seed
-    options.augment = augmentations
-    options.threads = threads
+    var options = trainingOptions()
     options.freeze = freeze
     options.capacity = try capacity()
     let progress = ProgressBar(label: "epoch", total: nil)
@@ -155,16 +149,9 @@ extension Train {
     } catch {
       throw CommandFailure("training failed: \(error)", status: .failure)
     }
-    if !json {
-      Console.print(
-        "Kept epoch \(result.bestEpoch)"
-          + (held == nil ? " (the last; no validation images)" : " (best validation accuracy)"))
-    }
-
-    let record = ModelCard.TrainingRecord(
-      epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
-      learningRate: learningRate, augmentations: options.augment.list,
-      initFrom: base?.record, frozenLayers: base == nil ? nil : freeze)
+    printKept(result, validated: held != nil)
+    var record = trainingRecord(result, initFrom: base?.record)
+    record.frozenLayers = base == nil ? nil : freeze
     // Without --test the per-label scores are the validation images'.
     let validationMatrix = try held.flatMap { set throws -> ConfusionMatrix? in
       test != nil
@@ -174,6 +161,33 @@ extension Train {
     try finish(
       result, trainingData: ModelCard.TrainingData(images: all, root: trainingData),
       record: record, held: validationMatrix, createdText: createdText)
+  }
+
+  /// The options every kind of training takes from the command line.
+  func trainingOptions() -> TrainingOptions {
+    var options = TrainingOptions()
+    options.epochs = epochs
+    options.batchSize = batchSize
+    options.learningRate = learningRate
+    options.seed = seed
+    options.augment = augmentations
+    options.threads = threads
+    return options
+  }
+
+  /// The card's record of a finished run (the kind of training adds its own fields).
+  func trainingRecord(_ result: TrainingResult, initFrom: String?) -> ModelCard.TrainingRecord {
+    ModelCard.TrainingRecord(
+      epochs: epochs, bestEpoch: result.bestEpoch, seed: seed, batchSize: batchSize,
+      learningRate: learningRate, augmentations: augmentations.list, initFrom: initFrom)
+  }
+
+  /// Which epoch was kept, and why.
+  func printKept(_ result: TrainingResult, validated: Bool) {
+    guard !json else { return }
+    Console.print(
+      "Kept epoch \(result.bestEpoch)"
+        + (validated ? " (best validation accuracy)" : " (the last; no validation images)"))
   }
 
   /// Scores the kept model on --test (else reports the validation matrix `held`), writes it
