@@ -40,10 +40,11 @@ struct BackboneBenchmark {
     let peak = KernelBenchmark.fmaPeak(threads: threads, seconds: min(seconds, 1))
     print(String(format: "  FMA peak (SIMD8<Float>) on %d thread(s): %.1f GFLOP/s", threads, peak))
 
-    let one = random([1, 3, size, size], seed: 2)
-    let rate1 = try measure { _ = try network.logits(one, threads: threads) }
-    let batch = random([32, 3, size, size], seed: 3)
-    let rate32 = try measure { _ = try network.logits(batch, threads: threads) } * 32
+    let one = gaussianTensor([1, 3, size, size], seed: 2)
+    let rate1 = try runsPerSecond(for: seconds) { _ = try network.logits(one, threads: threads) }
+    let batch = gaussianTensor([32, 3, size, size], seed: 3)
+    let rate32 =
+      try runsPerSecond(for: seconds) { _ = try network.logits(batch, threads: threads) } * 32
     for (name, rate) in [("batch 1", rate1), ("batch 32", rate32)] {
       print(
         String(
@@ -95,25 +96,5 @@ struct BackboneBenchmark {
             theirs, ours / theirs))
       }
     }
-  }
-
-  /// Repeats `body` for about `seconds` (after one warm-up) and returns runs per second.
-  private func measure(_ body: () throws -> Void) rethrows -> Double {
-    try body()
-    var runs = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed = 0.0
-    repeat {
-      try body()
-      runs += 1
-      elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    } while elapsed < seconds
-    return Double(runs) / elapsed
-  }
-
-  private func random(_ shape: [Int], seed: UInt64) -> Tensor {
-    var rng = SplitMix64(seed: seed)
-    let count = shape.reduce(1, *)
-    return Tensor(shape: shape, data: (0..<count).map { _ in Float(rng.nextGaussian()) })
   }
 }

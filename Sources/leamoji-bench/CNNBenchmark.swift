@@ -50,11 +50,13 @@ struct CNNBenchmark {
           "  FMA peak (SIMD8<Float>, 12 independent FMA chains): %.1f GFLOP/s on 1 thread, %.1f on %d",
         peak1, peak, threads))
 
-    let one = random([1, 3, 64, 64], seed: 2)
-    let rate1 = try measure { _ = try network.logits(one, threads: threads) } * 1
+    let one = gaussianTensor([1, 3, 64, 64], seed: 2)
+    let rate1 =
+      try runsPerSecond(for: seconds) { _ = try network.logits(one, threads: threads) } * 1
     print(String(format: "  inference, batch 1:   %8.1f images/s", rate1))
-    let batch = random([32, 3, 64, 64], seed: 3)
-    let rate32 = try measure { _ = try network.logits(batch, threads: threads) } * 32
+    let batch = gaussianTensor([32, 3, 64, 64], seed: 3)
+    let rate32 =
+      try runsPerSecond(for: seconds) { _ = try network.logits(batch, threads: threads) } * 32
     print(
       String(
         format: "  inference, batch 32:  %8.1f images/s  (%.2f GFLOP/s overall, %.0f %% of peak)",
@@ -65,7 +67,9 @@ struct CNNBenchmark {
       network: network, optimizer: AdamW(learningRate: 1e-3, weightDecay: 1e-4))
     let labelsBatch = (0..<32).map { $0 % classes }
     let trainRate =
-      try measure { try session.step(batch, labels: labelsBatch, threads: threads) } * 32
+      try runsPerSecond(for: seconds) {
+        try session.step(batch, labels: labelsBatch, threads: threads)
+      } * 32
     let trainGflops = trainRate * 3 * Double(total) / 1e9
     print(
       String(
@@ -139,26 +143,6 @@ struct CNNBenchmark {
     ] {
       print(String(format: "| %@ | %.0f images/s | %.0f | %.2f |", name, a, b, a / b))
     }
-  }
-
-  /// Repeats `body` for about `seconds` (after one warm-up) and returns runs per second.
-  private func measure(_ body: () throws -> Void) rethrows -> Double {
-    try body()
-    var runs = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed = 0.0
-    repeat {
-      try body()
-      runs += 1
-      elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    } while elapsed < seconds
-    return Double(runs) / elapsed
-  }
-
-  private func random(_ shape: [Int], seed: UInt64) -> Tensor {
-    var rng = SplitMix64(seed: seed)
-    let count = shape.reduce(1, *)
-    return Tensor(shape: shape, data: (0..<count).map { _ in Float(rng.nextGaussian()) })
   }
 
   /// Multiply-adds count as two FLOPs; ReLU, pooling and softmax are counted as zero.
