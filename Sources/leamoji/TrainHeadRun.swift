@@ -9,15 +9,19 @@ extension Train {
   /// Trains a head on the features of `backboneFile` (a pretrained network such as
   /// EfficientNet-Lite0), or, with `base`, on the backbone of that model, starting from its
   /// head when the labels are the same.
-  func runHead(backboneFile: String?, base: (classifier: Classifier, record: String)?) throws {
+  func runHead(backboneFile: String?, base: BaseModel?) throws {
     let backbone: Classifier
     let backboneRecord: String
+    // The SHA-256 of the file whose layers compute the features: the pretrained backbone, or
+    // the --init model (its layers before the cut may have been fine-tuned: not the backbone's).
+    let featureSource: String
     var initialHead: HeadTraining.Parts? = nil
     var hiddenUnits = hidden
     var emoji = Classifier.emojiEntry(adding: try customEmoji())
     if let base, let parts = HeadTraining.split(base.classifier) {
       backbone = parts.backbone
       backboneRecord = base.classifier.card.training?.backbone ?? base.record
+      featureSource = base.sha256
       hiddenUnits = parts.hidden
       emoji = parts.emoji.merging(try customEmoji()) { _, new in new }
       if try scanLabels(trainingData).sorted() == base.classifier.labelNames.sorted() {
@@ -39,6 +43,7 @@ extension Train {
       }
       backbone = model.classifier
       backboneRecord = "\(PathText.lastComponent(file)) sha256:\(model.sha256)"
+      featureSource = model.sha256
     }
     let cut: HeadTraining.Cut
     do {
@@ -46,7 +51,7 @@ extension Train {
     } catch {
       throw CommandFailure("\(backboneFile ?? self.`init`!): \(error)", status: .usage)
     }
-    let cache = featureCacheFor(backboneRecord + cut.cacheSuffix)
+    let cache = featureCacheFor(sha256: featureSource, suffix: cut.cacheSuffix)
     // The base model's label order when its head is kept, else the folder's.
     let order = initialHead == nil ? nil : base?.classifier.labelNames
     let all = try loadFeatures(
@@ -92,15 +97,12 @@ extension Train {
       record: withBackbone, held: validationMatrix, createdText: try creationDate())
   }
 
-  /// The feature cache for the backbone recorded as `record` ("file sha256:HEX"), or nil with
-  /// `--feature-cache none` or no home folder.
-  func featureCacheFor(_ record: String) -> FeatureCache? {
+  /// The feature cache of the model file with SHA-256 `sha256` (its first 32 digits, then the
+  /// cut's `suffix`), or nil with `--feature-cache none` or no home folder.
+  func featureCacheFor(sha256: String, suffix: String) -> FeatureCache? {
     if featureCache == "none" { return nil }
     guard let root = featureCache ?? FeatureCache.defaultRoot() else { return nil }
-    let digest = record.components(separatedBy: "sha256:").last ?? record
-    // The digest's first 32 digits name the folder; a cut's suffix stays in the name.
-    let hex = digest.prefix { $0 != "-" }
-    return FeatureCache(root: root, backbone: String(hex.prefix(32)) + digest.dropFirst(hex.count))
+    return FeatureCache(root: root, backbone: String(sha256.prefix(32)) + suffix)
   }
 
   /// The features of a labelled folder, with progress and a warning for skipped files.

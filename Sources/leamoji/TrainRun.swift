@@ -54,8 +54,9 @@ extension Train {
     return ModelCard.timestamp(Date())
   }
 
-  /// The model to fine-tune (`--init`), with its card's `init` entry (file name and SHA-256).
-  func baseModel() throws -> (classifier: Classifier, record: String)? {
+  /// The model to fine-tune (`--init`), with its card's `init` entry (file name and SHA-256)
+  /// and the file's SHA-256.
+  func baseModel() throws -> BaseModel? {
     guard let given = self.`init` else { return nil }
     let path = given == "default" ? ModelLocator.resolve(nil) : given
     let model: LoadedModel
@@ -64,7 +65,16 @@ extension Train {
     } catch {
       throw CommandFailure(error)
     }
-    return (model.classifier, "\(PathText.lastComponent(path)) sha256:\(model.sha256)")
+    return BaseModel(
+      classifier: model.classifier,
+      record: "\(PathText.lastComponent(path)) sha256:\(model.sha256)", sha256: model.sha256)
+  }
+
+  /// An `--init` model as read.
+  struct BaseModel {
+    let classifier: Classifier
+    let record: String
+    let sha256: String
   }
 
   func run() throws {
