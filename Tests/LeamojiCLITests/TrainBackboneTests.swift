@@ -105,6 +105,24 @@ struct TrainBackboneTests {
     #expect(first.contains(message), "\(r.stderr)")
   }
 
+  @Test("a file that is not an image is skipped with one warning; the others train")
+  func brokenImageIsSkipped() throws {
+    let work = try CLI.temporaryFolder("train-backbone-broken")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = try Self.folder(in: work)
+    try Data("\u{89}PNG\r\n\u{1A}\nnot really".utf8).write(
+      to: data.appendingPathComponent("Happy/broken.png"))
+    let model = work.appendingPathComponent("m.safetensors")
+    let r = try CLI.leamoji([
+      "train", data.path, "--backbone", "efficientnet-lite0", "--epochs", "1", "--augment",
+      "none", "--validation-split", "0", "--feature-cache", "none", "--output", model.path,
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("skipped 1 unreadable file(s)"), "\(r.stderr)")
+    #expect(r.stdout.contains("Training a head on 4 images"))
+    #expect(FileManager.default.fileExists(atPath: model.path))
+  }
+
   @Test("a model that is not a backbone is refused with its name")
   func notABackbone() throws {
     let work = try CLI.temporaryFolder("train-backbone-not")
