@@ -59,6 +59,10 @@ let package = Package(
     // The terminal player's parts: half-block canvas, overlay, cues, pacing, terminal session.
     // No FFmpeg, no network code.
     .target(name: "LeamojiTerminal", dependencies: ["LeamojiCore", "LeamojiTimeline"]),
+    // `leamoji report`: the catalogue as a static web site (pages, CSS, JS, cache of what was
+    // written). Pure Swift: thumbnails come from a function the caller gives (no FFmpeg).
+    .target(
+      name: "LeamojiReport", dependencies: ["LeamojiCore", "LeamojiTimeline"]),
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
@@ -77,7 +81,7 @@ let package = Package(
       name: "leamoji",
       dependencies: [
         "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline",
-        "LeamojiTerminal",
+        "LeamojiTerminal", "LeamojiReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -85,7 +89,7 @@ let package = Package(
     .executableTarget(
       name: "leamoji-bench",
       dependencies: [
-        "LeamojiNN", "LeamojiCore",
+        "LeamojiNN", "LeamojiCore", "LeamojiReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -118,6 +122,12 @@ let package = Package(
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: ["LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore"]),
+    .testTarget(
+      name: "LeamojiReportTests",
+      dependencies: [
+        "LeamojiReport", "LeamojiAnalysis", "LeamojiVideo", "LeamojiTerminal", "LeamojiTimeline",
+        "LeamojiCore",
+      ]),
     .testTarget(
       name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),
   ]

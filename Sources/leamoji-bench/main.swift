@@ -16,7 +16,7 @@ struct LeamojiBench: ParsableCommand {
         leamoji-bench cnn --threads 1 --seconds 5
         leamoji-bench backbone --size 224        # the pretrained backbone (make bench-cnn)
       """,
-    subcommands: [CNN.self, Backbone.self]
+    subcommands: [CNN.self, Backbone.self, Report.self]
   )
 
   /// Without a benchmark there is nothing to measure: bad usage, as before ArgumentParser.

@@ -28,7 +28,7 @@ struct Leamoji: ParsableCommand {
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
       LabelFrames.self, Review.self,
-      Train.self, Evaluate.self, Classify.self, Model.self, Scenes.self,
+      Report.self, Train.self, Evaluate.self, Classify.self, Model.self, Scenes.self,
     ]
   )
 

@@ -1,0 +1,67 @@
+import ArgumentParser
+import LeamojiAnalysis
+import LeamojiReport
+import LeamojiTimeline
+
+/// `leamoji report`: the catalogue as a static web site (poster grid, film pages, player).
+struct Report: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write the catalogue as a static web site: posters, film pages and a player.",
+    discussion: """
+      Writes index.html (a grid of posters with each film's mood bar and number of scary \
+      scenes, sorting and a filter), one page per film under films/ (poster, description, a \
+      clickable mood strip, the scenes with a thumbnail at each start, and the video with the \
+      emoji cues shown a few seconds ahead, as `leamoji play` shows them), leamoji.css, \
+      leamoji.js and the pictures. The site works opened from disk and from any static web \
+      server, with no network and no third-party code.
+
+      Videos are found by id in --videos (default: the timeline file's folder) and linked \
+      relative to the site, or copied into it with --copy-videos. Running report again on the \
+      same folder rewrites only what changed: thumbnails are made again only for videos that \
+      changed. The folder must be new, empty or an earlier report.
+
+      Examples:
+        leamoji report --videos SampleVideos --out site
+        leamoji report --data MovieData.json --videos SampleVideos --out site --copy-videos
+      """
+  )
+
+  @Option(help: "The timeline file.", completion: .file(extensions: ["json"]))
+  var data = MovieData.defaultFileName
+
+  @Option(help: "The folder to write the site into.", completion: .directory)
+  var out: String
+
+  @Option(
+    help: "The folder holding the videos (default: the timeline file's folder).",
+    completion: .directory)
+  var videos: String?
+
+  @Flag(help: "Copy the videos into the site (videos/) instead of linking to them.")
+  var copyVideos = false
+
+  func run() throws {
+    let options = ReportSite.Options(
+      data: data, out: out, videos: videos, copyVideos: copyVideos)
+    let summary: ReportSite.Summary
+    do {
+      summary = try ReportSite.build(options) { video, seconds, width in
+        try SceneStills.jpegs(video: video, seconds: seconds, width: width)
+      }
+    } catch {
+      let status: ExitStatus
+      switch error.kind {
+      case .noInput: status = .noInput
+      case .badInput: status = .badInput
+      case .cannotWrite: status = .cannotWrite
+      }
+      throw CommandFailure(error.message, status: status)
+    }
+    for warning in summary.warnings { Console.warning(warning) }
+    Console.print(
+      "\(out): \(summary.films) film\(summary.films == 1 ? "" : "s") "
+        + "(\(summary.videos) with video), \(summary.written) files written, "
+        + "\(summary.unchanged) unchanged, \(summary.thumbnails) thumbnails made, "
+        + "\(summary.removed) removed")
+  }
+}
