@@ -52,17 +52,19 @@ public enum FilmPage {
     return page
   }
 
-  /// `1:30 · 4 scenes · 😱 2 scary scenes · cues 5 s ahead` (`? s` for an unknown duration).
+  /// `1:30 · 4 scenes · 😱 2 scary scenes · cues 5 s ahead` (`? s` for an unknown duration),
+  /// as HTML (every part is leamoji's own text; the emoji in its own span for the emoji font).
   static func facts(_ film: ReportFilm) -> String {
-    let duration = film.duration.map(WebText.clock) ?? "? s"
     let count = film.scenes.count
-    var parts = [duration, "\(count) scene\(count == 1 ? "" : "s")"]
     let scary = film.scaryScenes
-    parts.append("😱 \(scary) scary scene\(scary == 1 ? "" : "s")")
-    parts.append("cues \(WebText.number(film.entry.movie.seekAhead)) s ahead")
+    var parts = [
+      film.duration.map(WebText.clock) ?? "? s", "\(count) scene\(count == 1 ? "" : "s")",
+      "<span class=\"e\">😱</span> \(scary) scary scene\(scary == 1 ? "" : "s")",
+      "cues \(WebText.number(film.entry.movie.seekAhead)) s ahead",
+    ]
     if film.entry.markerForm == .app { parts.append("markers from the original app") }
     if !film.entry.userEdits.isEmpty { parts.append("corrected in review") }
-    return parts.map(WebText.html).joined(separator: " · ")
+    return parts.joined(separator: " · ")
   }
 
   /// The video with its track and the overlay; a note instead when there is no video file.

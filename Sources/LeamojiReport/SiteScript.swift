@@ -88,9 +88,11 @@ public enum SiteScript {
         });
         item.appendChild(bar);
         const duration = film[3] === null ? "? s" : clock(Number(film[3]));
-        const scaryText = scary === 0 ? "no scary scenes"
-          : "😱 " + scary + " scary scene" + (scary === 1 ? "" : "s");
-        item.appendChild(element("span", "meta", duration + " · " + scaryText));
+        const meta = element("span", "meta", duration + " · ");
+        if (scary > 0) { meta.appendChild(element("span", "e", "😱")); }
+        meta.appendChild(document.createTextNode(scary === 0 ? "no scary scenes"
+          : " " + scary + " scary scene" + (scary === 1 ? "" : "s")));
+        item.appendChild(meta);
         return { item: item, order: order, lower: title.toLowerCase(), scary: scary,
           scaryShare: scaryShare };
       }
@@ -151,7 +153,11 @@ public enum SiteScript {
             }
           }
           if (state.headsUp) {
-            headsUp.textContent = headsUpText(markers[state.headsUp.index], state.headsUp.secondsUntil);
+            const text = headsUpText(markers[state.headsUp.index], state.headsUp.secondsUntil);
+            const emoji = markers[state.headsUp.index].e;
+            headsUp.textContent = "";
+            headsUp.appendChild(element("span", "e", emoji));
+            headsUp.appendChild(document.createTextNode(text.slice(emoji.length)));
             headsUp.className = "heads-up " + moodClass(markers[state.headsUp.index].l);
             headsUp.hidden = false;
           } else {

@@ -53,6 +53,8 @@ public enum SiteStyle {
     .mo { background: var(--other); fill: var(--other); }
     .mx { background: var(--none); fill: var(--none); }
     .empty { color: var(--muted); }
+    .e, .badge, .emoji, .nothumb, .noposter, .poster.none {
+      font-family: "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji", sans-serif; }
     .back { text-decoration: none; font-weight: 600; }
     .intro { display: flex; gap: 1.25rem; align-items: flex-start; flex-wrap: wrap; margin-top: 0.5rem; }
     .intro h1 { margin: 0 0 0.4rem; font-size: 1.9rem; overflow-wrap: anywhere; }
@@ -78,9 +80,9 @@ public enum SiteStyle {
     .badge.mn { border-color: var(--neutral); background: rgba(20, 20, 20, 0.75); }
     .badge.ms { border-color: var(--scary); background: rgba(20, 20, 20, 0.75); }
     .badge.mo { border-color: var(--other); background: rgba(20, 20, 20, 0.75); }
-    .heads-up { position: absolute; left: 50%; bottom: 3.8rem; transform: translateX(-50%);
+    .heads-up { position: absolute; left: 0.6rem; top: 0.6rem; max-width: calc(100% - 5.5rem);
       padding: 0.35rem 0.9rem; border-radius: 999px; font-size: 1.15rem; font-weight: 600;
-      color: #fff; background: rgba(20, 20, 20, 0.85); white-space: nowrap; max-width: 95%;
+      color: #fff; background: rgba(20, 20, 20, 0.85); white-space: nowrap;
       overflow: hidden; text-overflow: ellipsis; border: 2px solid var(--other); }
     .heads-up.ms { border-color: var(--scary); background: rgba(120, 10, 45, 0.92); }
     .heads-up.mh { border-color: var(--happy); }
@@ -119,7 +121,7 @@ public enum SiteStyle {
       .poster { width: 6rem; }
       .intro h1 { font-size: 1.5rem; }
       .badge { font-size: 1.5rem; }
-      .heads-up { font-size: 0.95rem; bottom: 3.2rem; }
+      .heads-up { font-size: 0.95rem; }
     }
 
     """
