@@ -7,14 +7,15 @@ SHELL := /bin/bash
 # The FFmpeg development libraries leamoji links against.
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
-# tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test.
-TEST_PACKAGES := ffmpeg tmux parallel
+# tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test;
+# Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots.
+TEST_PACKAGES := ffmpeg tmux parallel chromium fonts-noto-color-emoji
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
 DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone
+.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
 
 all: build
 
@@ -138,6 +139,35 @@ check-backbone: release
 # peak memory (goal: under 5 s).
 bench-merge: release
 	scripts/bench-merge.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
+
+# Times `leamoji report` (release build) on a generated catalogue of 1,000 films with posters:
+# the first run, a re-run with nothing changed, a re-run with one film changed, and the size of
+# index.html (goals: 10 s, -, 1 s, 100 KB). REPORT_FILMS= another count.
+REPORT_FILMS ?= 1000
+bench-report: release
+	$(SWIFT) build -c release --product leamoji-bench
+	$$($(SWIFT) build -c release --show-bin-path)/leamoji-bench report --films $(REPORT_FILMS)
+
+# Regenerates the README's screenshots of `leamoji report` (docs/images/report-*.png): analyses
+# the sample videos with the shipped model (posters included) into .build/report-demo, writes the
+# site, and has headless Chromium photograph the index and a film page at #t=12 (then ffmpeg
+# stores them with 128 colours, to keep the repository small).
+REPORT_DEMO := .build/report-demo
+CHROMIUM_SHOT := chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  --virtual-time-budget=4000 --user-data-dir=$(REPORT_DEMO)/profile
+report-screenshots: release test-deps
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/leamoji"; set -e; \
+	rm -rf $(REPORT_DEMO); mkdir -p $(REPORT_DEMO) docs/images; \
+	"$$bin" analyze SampleVideos/*.mp4 --output $(REPORT_DEMO)/MovieData.json --vtt; \
+	"$$bin" report --data $(REPORT_DEMO)/MovieData.json --videos SampleVideos --out $(REPORT_DEMO)/site; \
+	site="file://$(CURDIR)/$(REPORT_DEMO)/site"; \
+	$(CHROMIUM_SHOT) --window-size=760,560 --screenshot=docs/images/report-index.png "$$site/index.html"; \
+	$(CHROMIUM_SHOT) --window-size=760,990 --screenshot=docs/images/report-film.png "$$site/films/meadow-storm.html#t=12"; \
+	for png in docs/images/report-index.png docs/images/report-film.png; do \
+	  ffmpeg -v error -y -i $$png -vf "split[a][b];[a]palettegen=max_colors=128[p];[b][p]paletteuse=dither=none" $(REPORT_DEMO)/small.png && \
+	  mv $(REPORT_DEMO)/small.png $$png; \
+	done; \
+	ls -l docs/images/report-*.png
 
 # Sampling speed against the ffmpeg CLI (scripts/bench-sampling.sh, issue 15): makes three
 # clips once (cached in .build/bench-clips; a few minutes), then times `leamoji analyze` (release

@@ -22,7 +22,8 @@ struct Report: ParsableCommand {
 
       Examples:
         leamoji report --videos SampleVideos --out site
-        leamoji report --data MovieData.json --videos SampleVideos --out site --copy-videos
+        leamoji report --data MovieData.json --videos SampleVideos \\
+          --out site --copy-videos
       """
   )
 

@@ -227,6 +227,8 @@ enum ExampleInputs {
     "label": Rule(positionals: .files, options: ["--model"]),
     "review": Rule(
       positionals: .files, options: ["--data"], defaults: ["--data": "MovieData.json"]),
+    "report": Rule(
+      positionals: .none, options: ["--data"], defaults: ["--data": "MovieData.json"]),
   ]
 
   /// The input words of `words` (which start with `leamoji <command>`); `valueOptions` are the

@@ -44,7 +44,7 @@ enum HelpText {
     HelpCommand("list"), HelpCommand("export"), HelpCommand("merge"), HelpCommand("frames"),
     HelpCommand("train"), HelpCommand("evaluate"), HelpCommand("classify"),
     HelpCommand("scenes"), HelpCommand("scenes", "dataset"), HelpCommand("scenes", "clip"),
-    HelpCommand("model"), HelpCommand("label"), HelpCommand("review"),
+    HelpCommand("model"), HelpCommand("label"), HelpCommand("review"), HelpCommand("report"),
   ]
 
   static let fixtures = ShippedAssetsTests.repository.appendingPathComponent(
