@@ -68,6 +68,12 @@ enum SiteFiles {
     return "\(absolute(path)) \(info.st_size) \(time) \(info.st_ino)"
   }
 
+  /// The size of the file at `path` in bytes; nil when it cannot be read.
+  static func size(of path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
+  }
+
   /// Makes `folder` and its parents.
   static func makeFolder(_ folder: String) throws(ReportError) {
     var isFolder = false
