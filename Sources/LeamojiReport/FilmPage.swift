@@ -100,13 +100,15 @@ public enum FilmPage {
     return html
   }
 
-  /// The mood strip: an SVG with one rectangle per scene (clickable through leamoji.js, and
-  /// each scene reachable from the list below with the keyboard).
+  /// The mood strip: an SVG with one rectangle per scene, a slider for leamoji.js (click to
+  /// seek; with the keyboard ← / → 5 s, Page Up / Page Down 30 s, Home, End).
   static func strip(_ film: ReportFilm) -> String {
     var html = "<section aria-labelledby=\"mood-h\"><h2 id=\"mood-h\">Mood</h2>"
     html +=
       "<svg class=\"strip\" id=\"strip\" viewBox=\"0 0 1000 10\" preserveAspectRatio=\"none\" "
-    html += "role=\"img\" aria-label=\"Mood strip: \(WebText.attribute(summary(film)))\">"
+    html += "role=\"slider\" tabindex=\"0\" aria-valuemin=\"0\" "
+    html += "aria-valuemax=\"\(WebText.number(film.timelineEnd))\" aria-valuenow=\"0\" "
+    html += "aria-label=\"Mood strip: \(WebText.attribute(summary(film)))\">"
     var x = 0
     for part in film.moodParts {
       html +=

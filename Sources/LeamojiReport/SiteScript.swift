@@ -165,6 +165,9 @@ public enum SiteScript {
             headsUp.textContent = "";
           }
           playhead.setAttribute("x", String(Math.max(0, Math.min(996, (t / end) * 1000 - 2))));
+          strip.setAttribute("aria-valuenow", String(Math.floor(t)));
+          strip.setAttribute(
+            "aria-valuetext", clock(t) + (current >= 0 ? ", " + markers[current].l : ""));
           timeText.textContent = clock(t);
           document.body.setAttribute("data-time", String(t));
         }
@@ -198,12 +201,25 @@ public enum SiteScript {
             if (!video.paused && !video.ended) { window.requestAnimationFrame(tick); }
           });
         }
-        if (strip) {
-          strip.addEventListener("click", function (event) {
-            const box = strip.getBoundingClientRect();
-            if (box.width > 0) { seek(((event.clientX - box.left) / box.width) * end); }
-          });
-        }
+        strip.addEventListener("click", function (event) {
+          const box = strip.getBoundingClientRect();
+          if (box.width > 0) { seek(((event.clientX - box.left) / box.width) * end); }
+        });
+        // The strip as a slider: the player's ← / → seek 5 s, pages 30 s.
+        const steps = { ArrowLeft: -5, ArrowDown: -5, ArrowRight: 5, ArrowUp: 5,
+          PageDown: -30, PageUp: 30 };
+        strip.addEventListener("keydown", function (event) {
+          let target = null;
+          if (Object.prototype.hasOwnProperty.call(steps, event.key)) {
+            target = now() + steps[event.key];
+          }
+          if (event.key === "Home") { target = 0; }
+          if (event.key === "End") { target = end; }
+          if (target !== null) {
+            event.preventDefault();
+            seek(target);
+          }
+        });
         window.addEventListener("hashchange", fromHash);
         if (byId("scenes")) {
           // A second click on the scene already in the address seeks again.

@@ -24,7 +24,8 @@ public enum SiteStyle {
     main { padding: 0.5rem clamp(1rem, 4vw, 2.5rem) 2rem; max-width: 80rem; }
     footer { padding: 1rem clamp(1rem, 4vw, 2.5rem) 2rem; color: var(--muted); font-size: 0.85rem; }
     a { color: var(--accent); }
-    a:focus-visible, input:focus-visible, select:focus-visible, video:focus-visible {
+    a:focus-visible, input:focus-visible, select:focus-visible, video:focus-visible,
+    .strip:focus-visible {
       outline: 3px solid var(--accent); outline-offset: 2px; }
     .controls { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center;
       margin: 0.5rem 0 1rem; }

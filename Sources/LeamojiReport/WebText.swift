@@ -5,21 +5,16 @@ public enum WebText {
   /// Text content of an element: `&`, `<`, `>` as character references; control characters
   /// (other than tab and line feed) and lone surrogates dropped.
   public static func html(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
+    replacing(text) { scalar in
       switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default:
-        if isDropped(scalar) { continue }
-        out.unicodeScalars.append(scalar)
+      case "&": return "&amp;"
+      case "<": return "&lt;"
+      case ">": return "&gt;"
+      case "\"": return "&quot;"
+      case "'": return "&#39;"
+      default: return isDropped(scalar) ? "" : nil
       }
     }
-    return out
   }
 
   /// A double-quoted attribute value (the caller writes the quotes): as `html`, which also
@@ -54,25 +49,36 @@ public enum WebText {
   /// block and a JavaScript file: `<`, `>`, `&`, U+2028 and U+2029 are written as `\uXXXX`, so
   /// the text can never close the element or end a line of script.
   public static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    let body = replacing(text) { scalar in
       switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "<", ">", "&", "\u{2028}", "\u{2029}":
-        out += unicodeEscape(scalar.value)
+      case "\"": return "\\\""
+      case "\\": return "\\\\"
+      case "\n": return "\\n"
+      case "\r": return "\\r"
+      case "\t": return "\\t"
+      case "<", ">", "&", "\u{2028}", "\u{2029}": return unicodeEscape(scalar.value)
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += unicodeEscape(scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+        return scalar.value < 0x20 || scalar.value == 0x7F ? unicodeEscape(scalar.value) : nil
       }
     }
-    return out + "\""
+    return "\"" + body + "\""
+  }
+
+  /// `text` with each scalar that `replacement` gives a string for replaced by it (an empty
+  /// string drops it); the others kept.
+  private static func replacing(
+    _ text: String, _ replacement: (Unicode.Scalar) -> String?
+  ) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      if let replaced = replacement(scalar) {
+        out += replaced
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 
   /// A number for JSON or an attribute: whole numbers without a fraction, others with at most

@@ -250,4 +250,60 @@ struct BrowserTests {
       #expect(!page.stdout.contains("<img src=\"x\""), "\(name)")
     }
   }
+
+  @Test(
+    "a video the browser cannot play: the page says so; the strip's keys still drive the overlay")
+  func unplayableVideo() throws {
+    let folder = try ReportFixtures.folder("unplayable")
+    let ffmpeg = Process()
+    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    ffmpeg.arguments = [
+      "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10", "-t", "10",
+      "-c:v", "mpeg4", folder.appendingPathComponent("clip.avi").path,
+    ]
+    try ffmpeg.run()
+    ffmpeg.waitUntilExit()
+    try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the AVI fixture")
+    let data = folder.appendingPathComponent("MovieData.json")
+    try ReportFixtures.write(
+      """
+      [ { "id" : "clip", "duration" : 10, "seekAhead" : 5, "markers" : [
+          { "second" : 0, "cueAt" : 0, "label" : "happy" },
+          { "second" : 8, "cueAt" : 3, "label" : "scary" } ] } ]
+      """, to: data)
+    let site = folder.appendingPathComponent("site")
+    _ = try ReportSite.build(.init(data: data.path, out: site.path)) { video, seconds, width in
+      try SceneStills.jpegs(video: video, seconds: seconds, width: width)
+    }
+    try ReportFixtures.write(
+      """
+      "use strict";
+      window.addEventListener("load", function () {
+        const strip = document.getElementById("strip");
+        strip.focus();
+        strip.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+        const log = document.createElement("pre");
+        log.id = "keys-log";
+        log.textContent = [document.activeElement === strip,
+          document.getElementById("cue-emoji").textContent,
+          document.getElementById("heads-up").textContent,
+          strip.getAttribute("aria-valuetext")].join("|");
+        document.body.appendChild(log);
+      });
+      """, to: site.appendingPathComponent("films/check-keys.js"))
+    let page = try ReportFixtures.read(site.appendingPathComponent("films/clip.html"))
+    #expect(page.contains("<source src=\"../../clip.avi\">"))
+    let checked = site.appendingPathComponent("films/clip-check.html")
+    try ReportFixtures.write(
+      page.replacingOccurrences(
+        of: "<script src=\"../leamoji.js\" defer></script>",
+        with: "<script src=\"../leamoji.js\" defer></script>"
+          + "<script src=\"check-keys.js\" defer></script>"), to: checked)
+    let run = try Chromium.run(checked)
+    #expect(!Chromium.isHidden("video-note", in: run.stdout), "the page did not say it cannot play")
+    #expect(Chromium.text(ofID: "video-note", in: run.stdout)?.contains("clip.avi") == true)
+    #expect(
+      Chromium.text(ofID: "keys-log", in: run.stdout) == "true|😀|😱 scary scene in 3 s|0:05, happy")
+    #expect(run.consoleLines.isEmpty, "\(run.consoleLines)")
+  }
 }

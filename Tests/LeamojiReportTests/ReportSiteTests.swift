@@ -129,42 +129,56 @@ struct ReportSiteTests {
     #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("index.html").path))
   }
 
+  /// The error building a site of `data` into `out` throws (nil when it succeeds).
+  static func failure(data: URL, out: URL) -> ReportError? {
+    do {
+      _ = try ReportSite.build(
+        .init(data: data.path, out: out.path), stills: ReportFixtures.FakeStills().make)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   @Test("bad input: clear errors, and nothing of the user's is overwritten")
   func badInput() throws {
     let folder = try ReportFixtures.folder("bad")
     let site = folder.appendingPathComponent("site")
-    let missing = ReportSite.Options(
-      data: folder.appendingPathComponent("none.json").path, out: site.path)
-    #expect(throws: ReportError.self) {
-      try ReportSite.build(missing, stills: ReportFixtures.FakeStills().make)
-    }
-    do {
-      _ = try ReportSite.build(missing, stills: ReportFixtures.FakeStills().make)
-    } catch let error as ReportError {
-      #expect(error.kind == .noInput && error.message.hasSuffix("none.json: no such file"))
-    }
+    let missing = Self.failure(data: folder.appendingPathComponent("none.json"), out: site)
+    #expect(missing?.kind == .noInput)
+    #expect(missing?.message.hasSuffix("none.json: no such file") == true)
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write("[ { \"title\" : 1 } ]", to: data)
-    do {
-      _ = try ReportSite.build(
-        .init(data: data.path, out: site.path), stills: ReportFixtures.FakeStills().make)
-      Issue.record("a catalogue without ids was accepted")
-    } catch let error as ReportError {
-      #expect(error.kind == .badInput && error.message.contains("MovieData.json"))
-    }
+    let malformed = Self.failure(data: data, out: site)
+    #expect(malformed?.kind == .badInput && malformed?.message.contains("MovieData.json") == true)
+    #expect(!FileManager.default.fileExists(atPath: site.path))
     // A folder that holds other files and no earlier report is refused and left as it was.
     let mine = folder.appendingPathComponent("mine")
     try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
     try ReportFixtures.write("my page", to: mine.appendingPathComponent("index.html"))
     try ReportFixtures.write("[]", to: data)
-    do {
-      _ = try ReportSite.build(
-        .init(data: data.path, out: mine.path), stills: ReportFixtures.FakeStills().make)
-      Issue.record("a folder with other files was written into")
-    } catch let error as ReportError {
-      #expect(error.kind == .cannotWrite && error.message.contains("mine: the folder is not empty"))
-    }
+    let occupied = Self.failure(data: data, out: mine)
+    #expect(occupied?.kind == .cannotWrite)
+    #expect(occupied?.message.contains("mine: the folder is not empty") == true)
     #expect(try ReportFixtures.read(mine.appendingPathComponent("index.html")) == "my page")
+  }
+
+  @Test("scenes made by a person's correction are marked edited")
+  func editedScenes() throws {
+    let folder = try ReportFixtures.folder("edited")
+    let catalogue = """
+      [ { "id" : "f", "duration" : 20, "seekAhead" : 5, "model" : { "labels" : [], "sha256" : "x" },
+          "markers" : [ { "second" : 0, "label" : "scary" }, { "second" : 6, "label" : "happy" },
+                        { "second" : 14, "label" : "scary" } ],
+          "userEdits" : [ { "from" : 6, "label" : "happy", "to" : 14 } ] } ]
+      """
+    _ = try Self.build(catalogue, in: folder, stills: .init())
+    let page = try ReportFixtures.read(folder.appendingPathComponent("site/films/f.html"))
+    #expect(page.contains("<li class=\"scene mh edited\" data-i=\"1\">"))
+    #expect(page.contains("<li class=\"scene ms\" data-i=\"0\">"))
+    #expect(page.contains("<li class=\"scene ms\" data-i=\"2\">"))
+    #expect(page.components(separatedBy: "<span class=\"tag\">edited</span>").count == 2)
+    #expect(page.contains("corrected in review"))
   }
 
   @Test("the index of 1,000 generated films is under 100 KB")
