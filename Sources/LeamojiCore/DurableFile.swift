@@ -61,6 +61,49 @@ public struct DurableFile: Sendable {
   /// - Parameter replacing: when false, an existing file is an error and stays as it is.
   /// - Throws: `DurableFileError` naming the file with the system's reason.
   public func write(_ bytes: [UInt8], replacing: Bool = true) throws(DurableFileError) {
+    try write(replacing: replacing) { FileDescriptor.writeAll(bytes, to: $0) }
+  }
+
+  /// Replaces (or creates) the file with a copy of the file at `source`, read in pieces of
+  /// 1 MiB (for files too large to hold in memory, such as videos); otherwise as `write`.
+  /// - Throws: `DurableFileError` naming the file (or `source` when it cannot be read).
+  public func copy(from source: String) throws(DurableFileError) {
+    let input = retryingInterrupted { open(source, O_RDONLY | O_CLOEXEC) }
+    guard input >= 0 else {
+      let code = errno
+      let reason = DurableFileError.systemReason(code)
+      throw .other(source, "cannot open: \(reason)", reason: reason)
+    }
+    defer { close(input) }
+    var readFailure: Int32? = nil
+    do {
+      try write(replacing: true) { descriptor in
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+          let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+          if count < 0 && errno == EINTR { continue }
+          if count < 0 {
+            readFailure = errno
+            return EIO
+          }
+          if count == 0 { return nil }
+          if let code = FileDescriptor.writeAll(Array(buffer[0..<count]), to: descriptor) {
+            return code
+          }
+        }
+      }
+    } catch {
+      if let code = readFailure {
+        let reason = DurableFileError.systemReason(code)
+        throw .other(source, "cannot read: \(reason)", reason: reason)
+      }
+      throw error
+    }
+  }
+
+  /// `write`'s steps, with `fill` writing the content into the temporary file's descriptor
+  /// (returning the `errno` of a failure, or nil).
+  private func write(replacing: Bool, fill: (Int32) -> Int32?) throws(DurableFileError) {
     if !replacing, access(path, F_OK) == 0 {
       throw .writing(path, refused: "the file already exists")
     }
@@ -83,7 +126,7 @@ public struct DurableFile: Sendable {
       _ = fchmod(descriptor, existing.st_mode & 0o7777)
     }
     var failure: DurableFileError? = nil
-    if let code = planned(.write) ?? FileDescriptor.writeAll(bytes, to: descriptor) {
+    if let code = planned(.write) ?? fill(descriptor) {
       failure = .writing(path, "cannot write", code: code)
     } else if let code = failed(.sync, { retryingInterrupted { fsync(descriptor) } }) {
       failure = .writing(path, "cannot flush to disk", code: code)

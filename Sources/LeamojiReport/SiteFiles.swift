@@ -68,12 +68,6 @@ enum SiteFiles {
     return "\(absolute(path)) \(info.st_size) \(time) \(info.st_ino)"
   }
 
-  /// The size of the file at `path` in bytes; nil when it cannot be read.
-  static func size(of path: String) -> Int? {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : nil
-  }
-
   /// Makes `folder` and its parents.
   static func makeFolder(_ folder: String) throws(ReportError) {
     var isFolder = false
@@ -98,40 +92,12 @@ enum SiteFiles {
     }
   }
 
-  /// Copies the file `source` to `destination` the durable way, in pieces of 1 MiB (videos can
-  /// be large): a temporary file beside the destination, flushed, then renamed over it.
+  /// Copies the file `source` to `destination` the durable way (see `DurableFile.copy`).
   static func copy(_ source: String, to destination: String) throws(ReportError) {
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else {
-      throw ReportError(
-        "\(source): cannot read (\(String(cString: strerror(errno))))", kind: .noInput)
-    }
-    defer { close(input) }
-    let temporary = PathText.appending(
-      ".leamoji-copy-\(getpid())-" + PathText.lastComponent(destination),
-      to: PathText.deletingLastComponent(destination))
-    let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard output >= 0 else {
-      throw ReportError(
-        "\(destination): cannot write (\(String(cString: strerror(errno))))", kind: .cannotWrite)
-    }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    var failure: String? = nil
-    while failure == nil {
-      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { failure = "cannot read \(source)" }
-      if count <= 0 { break }
-      if FileDescriptor.writeAll(Array(buffer[0..<count]), to: output) != nil {
-        failure = "cannot write"
-      }
-    }
-    if failure == nil && fsync(output) != 0 { failure = "cannot flush to disk" }
-    close(output)
-    if failure == nil && rename(temporary, destination) != 0 { failure = "cannot replace the file" }
-    if let failure {
-      unlink(temporary)
-      throw ReportError("\(destination): \(failure)", kind: .cannotWrite)
+    do {
+      try DurableFile(destination).copy(from: source)
+    } catch {
+      throw ReportError(error.description, kind: .cannotWrite)
     }
   }
 

@@ -60,15 +60,7 @@ struct SiteWriter {
     }
     if keep(path, source: identity) { return }
     try makeFolder(of: path)
-    // Small files (posters) through DurableFile, whose temporary files go on SIGINT/SIGTERM;
-    // videos in pieces.
-    if let size = SiteFiles.size(of: source), size < 32 << 20,
-      let bytes = try? DurableFile(source).readIfPresent()
-    {
-      try SiteFiles.write(bytes, to: full(path))
-    } else {
-      try SiteFiles.copy(source, to: full(path))
-    }
+    try SiteFiles.copy(source, to: full(path))
     current.sources[path] = identity
     written += 1
   }

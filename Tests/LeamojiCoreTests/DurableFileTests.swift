@@ -24,6 +24,30 @@ struct DurableFileTests {
     #expect(!TemporaryFiles.shared.paths.contains { $0.hasPrefix(folder.path) })
   }
 
+  @Test("copy: a large file is copied whole in pieces; a missing source is named")
+  func copy() throws {
+    let folder = try Scratch("durable")
+    defer { folder.remove() }
+    let content = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    try DurableFile(folder.file("big.bin")).write(content)
+    try DurableFile(folder.file("copy.bin")).write([9])
+    try DurableFile(folder.file("copy.bin")).copy(from: folder.file("big.bin"))
+    #expect(try folder.bytes("copy.bin") == content)
+    #expect(try folder.names() == ["big.bin", "copy.bin"])
+    let missing = folder.file("none.bin")
+    do {
+      try DurableFile(folder.file("copy.bin")).copy(from: missing)
+      Issue.record("a missing source was copied")
+    } catch {
+      #expect(error.description.hasPrefix(missing + ": cannot open"))
+    }
+    var failing = DurableFile(folder.file("copy.bin"))
+    failing.failingSteps = [.rename]
+    #expect(throws: DurableFileError.self) { try failing.copy(from: folder.file("big.bin")) }
+    #expect(try folder.bytes("copy.bin") == content)
+    #expect(try folder.names() == ["big.bin", "copy.bin"])
+  }
+
   @Test("replacing: false keeps an existing file and says so")
   func noReplace() throws {
     let folder = try Scratch("durable")

@@ -107,6 +107,33 @@ struct ReportSiteTests {
     #expect(FileManager.default.fileExists(atPath: removedFolder.path))
   }
 
+  @Test("--copy-videos copies each video into videos/ once and links the page to the copy")
+  func copyVideos() throws {
+    let folder = try ReportFixtures.folder("copy")
+    let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
+    let data = folder.appendingPathComponent("MovieData.json")
+    try ReportFixtures.write(catalogue, to: data)
+    try FileManager.default.copyItem(
+      at: ReportFixtures.sampleVideos.appendingPathComponent("night-walk.mp4"),
+      to: folder.appendingPathComponent("night-walk.mp4"))
+    var options = ReportSite.Options(
+      data: data.path, out: folder.appendingPathComponent("site").path)
+    options.copyVideos = true
+    let first = try ReportSite.build(options, stills: ReportFixtures.FakeStills().make)
+    let copy = folder.appendingPathComponent("site/videos/night-walk.mp4")
+    #expect(
+      try Data(contentsOf: copy)
+        == Data(contentsOf: ReportFixtures.sampleVideos.appendingPathComponent("night-walk.mp4")))
+    let page = try ReportFixtures.read(folder.appendingPathComponent("site/films/night-walk.html"))
+    #expect(page.contains("<source src=\"../videos/night-walk.mp4\">"))
+    let again = try ReportSite.build(options, stills: ReportFixtures.FakeStills().make)
+    #expect(first.videos == 1 && again.written == 0)
+    // Linking again instead: the copy is removed.
+    options.copyVideos = false
+    _ = try ReportSite.build(options, stills: ReportFixtures.FakeStills().make)
+    #expect(!FileManager.default.fileExists(atPath: copy.path))
+  }
+
   @Test("a film removed from the catalogue loses its page and thumbnails")
   func removal() throws {
     let folder = try ReportFixtures.folder("removal")
