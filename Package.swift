@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The network's kernels run about 20 times slower unoptimised, and the test suite runs the real
-// network in thousands of leamoji processes; they are compiled with -O in debug builds too.
+// network in thousands of leamoji processes; they are compiled with -O in debug builds too, as is
+// Core's SHA-256, which every process runs over the whole model file (13 MB for the default).
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 // The network's matrix kernels are written with 8-lane vectors and fused multiply-adds. On
@@ -42,7 +43,7 @@ let package = Package(
     ),
     // Plain values shared by every module (RGB images, sizes), the one durable-file writer and the
     // one owner of termination signals. No FFmpeg.
-    .target(name: "LeamojiCore", swiftSettings: cpuCheck),
+    .target(name: "LeamojiCore", swiftSettings: optimisedEvenInDebug + cpuCheck),
     // Every FFmpeg pointer: opening media, decoding, per-second sampling, still images in and out.
     .target(name: "LeamojiVideo", dependencies: ["CFFmpeg", "LeamojiCore"]),
     // Tensors, layers, forward/backward passes, optimizers, safetensors files. Pure Swift

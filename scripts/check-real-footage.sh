@@ -31,7 +31,9 @@
 # per-second scary probability.
 #
 # Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
-# Environment: LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
+# Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
+# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (files to write the tuned threshold and a one-line summary
+# of the figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips).
 set -euo pipefail
@@ -82,7 +84,7 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$BIN" analyze "$clips"/*.avi "$clips"/*.mp4 --model "$MODEL" --no-poster --frames \
-  --output "$WORK/MovieData.json" >/dev/null
+  --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" --output "$WORK/MovieData.json" >/dev/null
 "$BIN" list --data "$WORK/MovieData.json" --json >"$WORK/list.jsonl"
 
 # One line per clip: id, seconds, scary seconds (from `list --json`'s per-label seconds).
@@ -102,7 +104,8 @@ awk '
 if [ ${#checks[@]} -gt 0 ]; then
   echo
   echo "== real check set (issue 22): ${#checks[@]} clips with per-second truth, and the clips above as benign items"
-  "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --output "$WORK/check.json" >/dev/null
+  "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --output "$WORK/check.json" \
+    --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
   python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" data/real-frames/manifest.tsv \
     "$WORK/MovieData.json"
 fi

@@ -11,7 +11,8 @@
 # (a mismatch stops the run); only the manifest's files are unpacked (dpkg-deb | tar), and each
 # is checked against the manifest's sha256 before scripts/real-frames.py converts it to PNG
 # (transparent pictures over a background picked by id, longer side at most 640 px; Freedoom's
-# sprites are lumps of its WAD, "freedoom2.wad:TROOA1", checked and decoded one by one).
+# sprites are lumps of its WAD, "freedoom2.wad:TROOA1", and UFO: Alien Invasion's pictures members
+# of its .pk3 zip archive, checked and decoded one by one).
 # When bookworm's pool moves on to a newer version, set DEBIAN_POOL to a snapshot, e.g.
 # DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
 #
@@ -42,12 +43,14 @@ DEBS=(
   "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
   "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
   "flare-game_1.14-1_all.deb|4ab6a8298276013d35a0806257e130d992761af1b749041433b409c3dafec508|$POOL/pool/main/f/flare-game/flare-game_1.14-1_all.deb"
+  "freeorion-data_0.4.10.2-1_all.deb|911a15d562f9c2a454eda03d4ed9e9ddc01be850d415652f257fe14660896017|$POOL/pool/main/f/freeorion/freeorion-data_0.4.10.2-1_all.deb"
   "gnome-backgrounds_43.1-1_all.deb|a670dea21572652127d6e55f9cdb3a226d0037854fdbfd037003c7d00ee0dc4e|$POOL/pool/main/g/gnome-backgrounds/gnome-backgrounds_43.1-1_all.deb"
   "hedgewars-data_1.0.2-6_all.deb|722225903a72604403e6e0026e40e9a6953f47a74d94efc5f55504bc05bb4761|$POOL/pool/main/h/hedgewars/hedgewars-data_1.0.2-6_all.deb"
   "megaglest-data_3.13.0-3_all.deb|ed4783d9fc78e201a548b266f7c30325eb16cfd58a20bf4597dd6e622f84a07e|$POOL/pool/main/m/megaglest-data/megaglest-data_3.13.0-3_all.deb"
   "plasma-workspace-wallpapers_5.27.5-2_all.deb|32cd18b71c8c938a18b3b351f217c02ac590e323caa3cf322fbb875ce8892f8b|$POOL/pool/main/p/plasma-workspace-wallpapers/plasma-workspace-wallpapers_5.27.5-2_all.deb"
   "supertux-data_0.6.3-2_all.deb|a6ad8865972f1dbb5e7b49f4e1b381dd16a68f3028a3502cfeaca2400285d27f|$POOL/pool/main/s/supertux/supertux-data_0.6.3-2_all.deb"
   "tuxpaint-stamps-default_2022.06.04-1_all.deb|6db6c1bfc870a47f1499d6203b083522eacb57c5f9c87d468f2e92eb6d9d5f34|$POOL/pool/main/t/tuxpaint-stamps/tuxpaint-stamps-default_2022.06.04-1_all.deb"
+  "ufoai-data_2.5-2_all.deb|de889e5fe78c054724c3fa584e26591362f3e479488e92c9788ce1cd68b6ac22|$POOL/pool/main/u/ufoai-data/ufoai-data_2.5-2_all.deb"
   "wesnoth-1.16-data_1.16.9-1_all.deb|1012b964bd412a6770685e3324ae3b61e176caff7846192d1ee63d55cd621e26|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-data_1.16.9-1_all.deb"
   "wesnoth-1.16-did_1.16.9-1_all.deb|774619f5aaeb7eb4c848e1cc1758795a8c58e96bd270cceecc9d847dbcc769b3|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-did_1.16.9-1_all.deb"
   "wesnoth-1.16-dm_1.16.9-1_all.deb|1997ad4d91e8de36415db2a3445904288f588a76d75111222d2aace409ace5c6|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-dm_1.16.9-1_all.deb"
@@ -77,7 +80,7 @@ for entry in "${DEBS[@]}"; do
   rest=${file#*_}
   version=${rest%%_*}
   dir="$CACHE/x/${pkg}_${version}"
-  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); print "." path }' "$MANIFEST" | sort -u)
+  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); print "." path }' "$MANIFEST" | sort -u)
   [ -n "$want" ] || continue
   if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
   echo "unpacking $file" >&2

@@ -115,6 +115,23 @@ def main():
             print(f"  ROC area of p(scary)               {auc([r[3] for r in fr], [r[3] for r in be]):.3f}")
 
     report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
+    summary_path = os.environ.get("REAL_CHECK_SUMMARY")
+    if summary_path:
+        fr = [r for r in seconds if r[1]]
+        be = [r for r in seconds if not r[1]]
+        dark = [r for r in be if "dark-benign" in r[4]]
+        fr_items = {r[0] for r in fr}
+        warned = {r[0] for r in fr if r[2]}
+        share = lambda a, b: f"{100 * a / b:.1f} %" if b else "n/a"
+        text = (f"real check set (data/real-frames check split and PyPI footage, never trained on; "
+                f"{len(items)} items, {len(seconds)} s): frightening seconds called scary "
+                f"{share(sum(r[2] for r in fr), len(fr))}, frightening items warned "
+                f"{share(len(warned), len(fr_items))}, benign seconds called scary "
+                f"{share(sum(r[2] for r in be), len(be))} (dark and night "
+                f"{share(sum(r[2] for r in dark), len(dark))}), ROC area "
+                f"{auc([r[3] for r in fr], [r[3] for r in be]):.3f}")
+        with open(summary_path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
     report("bright frightening items", [r for r in seconds if r[1] and "bright-frightening" in r[4]])
     report("dark benign items (goal: <= 10 % of seconds)", [r for r in seconds if not r[1] and "dark-benign" in r[4]])
     # The --sensitivity trade-off: each second called scary from a scary probability of t, as
@@ -130,6 +147,21 @@ def main():
         items_hit = {r[0] for r in hit}
         print(f"  {t:<5}  {pct(len(hit), len(fr)):>14}  {pct(len(items_hit), len({r[0] for r in fr})):>13}"
               f"  {pct(sum(r[3] >= t for r in be), len(be)):>9}  {pct(sum(r[3] >= t for r in dark), len(dark)):>13}")
+    # The tuned threshold a model card records (train --scary-threshold): the most frightening
+    # seconds caught while at most 5 % of benign and 10 % of dark benign seconds are called scary.
+    best = None
+    for k in range(1, 20):
+        t = k / 20
+        caught = sum(r[3] >= t for r in fr)
+        if sum(r[3] >= t for r in be) <= 0.05 * len(be) and sum(r[3] >= t for r in dark) <= 0.10 * len(dark):
+            if best is None or caught > best[1]:
+                best = (t, caught)
+    if best:
+        print(f"tuned threshold {best[0]:.2f}: the most frightening seconds with <= 5 % of benign and <= 10 % of dark benign seconds")
+        tuned_path = os.environ.get("REAL_CHECK_TUNED")
+        if tuned_path:
+            with open(tuned_path, "w", encoding="utf-8") as f:
+                f.write(f"{best[0]:.2f}\n")
     print("per source (the package the second's picture comes from)")
     for src in sorted({r[5] for r in seconds}):
         rows = [r for r in seconds if r[5] == src]

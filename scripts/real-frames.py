@@ -15,7 +15,9 @@ written as an RGB PNG:
 A path of the form <file>.wad:<LUMP> names one picture lump inside a Doom WAD (Freedoom): its
 sha256 is that of the lump's bytes, and it is decoded here (Doom picture format, colours from the
 WAD's PLAYPAL) and enlarged by a whole factor with nearest-neighbour pixels to about 240 px, as a
-game would show it, before the conversion below.
+game would show it, before the conversion below. A path of the form <file>.pk3:<member> names one
+file inside a Quake-style .pk3 (a zip archive; UFO: Alien Invasion): its sha256 is that of the
+member's bytes.
 
 Conversion, the same on every machine with Debian 12's python3-pil (Pillow 9.4):
   * transparent pixels (portraits, stamps, sprites) are composited over a flat background picked
@@ -26,9 +28,11 @@ Only Python's standard library and Pillow are used.
 """
 import functools
 import hashlib
+import io
 import os
 import struct
 import sys
+import zipfile
 
 try:
     from PIL import Image
@@ -87,6 +91,21 @@ def wad_picture(path, lump):
     return lumps[lump], doom_picture(lumps[lump], palette)
 
 
+def pk3_member(path, member):
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read(member)
+    return data, Image.open(io.BytesIO(data))
+
+
+def split_path(path):
+    """(file in the package, lump or member inside it or "", kind) for a manifest path."""
+    for kind in (".wad", ".pk3"):
+        head, sep, inner = path.partition(kind + ":")
+        if sep:
+            return head + kind, inner, kind
+    return path, "", ""
+
+
 def convert(src, dst, ident, picture=None):
     im = picture if picture is not None else Image.open(src)
     im.load()
@@ -114,16 +133,15 @@ def main():
     counts = {}
     bad = 0
     for row in rows:
-        path, _, lump = row["path"].lstrip("/").partition(".wad:")
-        path += ".wad" if lump else ""
+        path, inner, kind = split_path(row["path"].lstrip("/"))
         src = os.path.join(extracted, f"{row['package']}_{row['version']}", path)
         if not os.path.isfile(src):
             print(f"missing: {row['package']} {row['path']}", file=sys.stderr)
             bad += 1
             continue
         picture = None
-        if lump:
-            data, picture = wad_picture(src, lump)
+        if inner:
+            data, picture = (wad_picture if kind == ".wad" else pk3_member)(src, inner)
             digest = hashlib.sha256(data).hexdigest()
         else:
             digest = sha256(src)

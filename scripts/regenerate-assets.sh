@@ -35,6 +35,7 @@
 # leamoji-2026-11-22.safetensors) was not reproducible this way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: a head on the EfficientNet-Lite0 ImageNet backbone (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh), its last layer fine-tuned, trained on real labelled pictures from Debian packages (game and film art, portraits, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, GNOME and KDE wallpapers; GPL-2+, GPL-3+, CC-BY-SA-3.0, GFDL-1.3; each file in data/real-frames/manifest.tsv) and on leamoji's generated scenes (varied and classic). Its scary threshold is tuned on a real check set from other packages (Freedoom, Flare, Endless Sky, other Wesnoth campaigns) and PyPI footage. It misses most real frightening scenes unlike its pictures; see evaluation."
 what="${1:-all}"
 
 make --no-print-directory release >/dev/null
@@ -42,26 +43,25 @@ leamoji="$(swift build -c release --show-bin-path)/leamoji"
 command -v ffmpeg >/dev/null || { echo "regenerate-assets: the ffmpeg CLI is needed to encode the sample videos (apt-get install ffmpeg)" >&2; exit 1; }
 
 if [ "$what" = all ] || [ "$what" = model ]; then
-  rm -rf "Training Data" "Testing Data"
-  scripts/fetch-photos.sh .build/photos
-  "$leamoji" scenes dataset --set varied --out . --train-per-class 1500 --test-per-class 200 \
-    --size 64 --seed 2018 --photos .build/photos --photo-blend 0.5 --photo-plain 0.5
-  # 150 classic scenes per mood (seed 2019), photo-blended too, moved into the same training
-  # folders as classic-*.png; the testing scenes stay the varied set's.
-  classic=$(mktemp -d)
-  trap 'rm -rf "$classic"' EXIT
-  "$leamoji" scenes dataset --set classic --out "$classic" --train-per-class 150 \
-    --test-per-class 1 --size 64 --seed 2019 --photos .build/photos --photo-blend 0.5 \
-    --photo-plain 0 >/dev/null
-  for mood in Happy Neutral Scary; do
-    for png in "$classic/Training Data/$mood"/*.png; do
-      mv "$png" "Training Data/$mood/classic-$(basename "$png")"
-    done
-  done
-  "$leamoji" train "Training Data" --test "Testing Data" --epochs 20 --batch-size 32 --seed 42 \
-    --widths 24,48,96,128 --augment flip,crop,noise --output Models/leamoji.safetensors --overwrite \
-    --author "the leamoji project" --version 1.2 --created "${MODEL_CREATED:-2026-11-23}" \
-    --description "Happy, neutral or scary from what a scene shows, not its lighting: trained on leamoji's varied generated scenes (scenes dataset: every mood in every lighting; laughing, neutral or screaming faces, fireworks, parties, traffic, cinemas, creatures, fire, storms; clutter and texture behind all moods) with 30 real photos mixed in (--photos: blended under half the scenes, 750 plain photos as neutral) and 150 classic scenes per mood (where lighting does tell the mood), not on films. It has never seen a frightening real film; real footage without a mood cue it mostly calls neutral."
+  # The default model (2.0): a head on EfficientNet-Lite0 (Models/efficientnet-lite0.safetensors)
+  # with its last layer fine-tuned, trained on the real labelled frames (make real-frames) and
+  # generated 224 px scenes (scripts/train-real-head.sh), its scary threshold tuned on the real
+  # check set, which it never trains on. Two trainings with the same inputs and seed give the
+  # same weights: the first finds the threshold and the figures, the second writes them into
+  # the card.
+  make --no-print-directory real-frames
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  card=(--author "the leamoji project" --version 2.0 --created "${MODEL_CREATED:-2026-11-25}"
+    --license Apache-2.0 --description "$MODEL_DESCRIPTION")
+  REAL_CHECK_TUNED="$work/tuned" LEAMOJI_BIN="$leamoji" \
+    scripts/train-real-head.sh "$work/first.safetensors" "${card[@]}"
+  tuned=$(cat "$work/tuned")
+  REAL_CHECK_SENSITIVITY="$tuned" REAL_CHECK_SUMMARY="$work/summary" LEAMOJI_BIN="$leamoji" \
+    scripts/check-real-footage.sh "$work/first.safetensors" >/dev/null
+  REAL_CHECK=0 LEAMOJI_BIN="$leamoji" scripts/train-real-head.sh Models/leamoji.safetensors \
+    "${card[@]}" --scary-threshold "$tuned" --evaluation "$(cat "$work/summary")"
+  echo "Wrote Models/leamoji.safetensors (scary from p = $tuned): $(cat "$work/summary")"
 fi
 
 # name | seed | title | shots (mood:seconds)

@@ -3,15 +3,27 @@
 # real labelled frames (scripts/fetch-real-frames.sh) plus generated 224x224 scenes, every label
 # shown equally often (--balance), then scored on the real check set (make real-check).
 #
-#   scripts/train-real-head.sh [OUTPUT]        # default .build/real-head.safetensors
+#   scripts/train-real-head.sh [OUTPUT [TRAIN OPTIONS...]]   # default .build/real-head.safetensors
 #
-# Environment: GENERATED (generated scenes per label, default 300), SEED (default 42),
+# TRAIN OPTIONS are passed to `leamoji train` as given (model card: --author, --version,
+# --created, --description, --license, --scary-threshold, --evaluation); without a
+# --description or --license the script's own are used.
+#
+# Environment: GENERATED (generated varied scenes per label, default 300), CLASSIC (generated
+# classic scenes per label, the look of the sample videos, default 150), SEED (default 42),
 # HEAD_OPTIONS (extra train options, default "--fine-tune 1 --epochs 20"), LEAMOJI_BIN (default:
-# the release build). The same inputs, options, seed and SOURCE_DATE_EPOCH give the same bytes.
+# the release build), REAL_CHECK=0 (skip the check set). The same inputs, options, seed and
+# SOURCE_DATE_EPOCH (or --created) give the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-.build/real-head.safetensors}
+shift $(($# > 0 ? 1 : 0))
+CARD=("$@")
+[[ " ${CARD[*]} " == *" --description "* ]] ||
+  CARD+=(--description "Mood head on EfficientNet-Lite0: real labelled frames (data/real-frames) and generated scenes")
+[[ " ${CARD[*]} " == *" --license "* ]] || CARD+=(--license Apache-2.0)
 GENERATED=${GENERATED:-300}
+CLASSIC=${CLASSIC:-150}
 SEED=${SEED:-42}
 HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 1 --epochs 20}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
@@ -22,6 +34,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-real-head.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 "$BIN" scenes dataset --set varied --out "$WORK/generated" --train-per-class "$GENERATED" \
   --test-per-class 1 --size 224 --seed "$SEED" >/dev/null
+"$BIN" scenes dataset --set classic --out "$WORK/classic" --train-per-class "$CLASSIC" \
+  --test-per-class 1 --size 224 --seed "$((SEED + 1))" >/dev/null
 # One folder of links: the real frames under their own names, the generated ones as gen-*.
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/data/$label"
@@ -29,10 +43,13 @@ for label in Happy Neutral Scary; do
   for f in "$WORK/generated/Training Data/$label"/*.png; do
     ln -s "$f" "$WORK/data/$label/gen-$(basename "$f")"
   done
+  for f in "$WORK/classic/Training Data/$label"/*.png; do
+    ln -s "$f" "$WORK/data/$label/classic-$(basename "$f")"
+  done
 done
 # shellcheck disable=SC2086
 "$BIN" train "$WORK/data" --backbone efficientnet-lite0 --balance --seed "$SEED" $HEAD_OPTIONS \
-  --description "Mood head on EfficientNet-Lite0: real labelled frames (data/real-frames) and generated scenes" \
-  --license Apache-2.0 --output "$OUT" --overwrite
+  "${CARD[@]}" --output "$OUT" --overwrite
+[ "${REAL_CHECK:-1}" = 0 ] && exit 0
 echo "train-real-head: scoring $OUT on the real check set"
 make --no-print-directory real-check MODEL="$OUT"

@@ -10,23 +10,25 @@ import LeamojiVideo
 public struct AnalysisPlan: Sendable {
   /// What to produce for each video.
   /// How readily a second is called scary (`analyze --sensitivity`): a missed frightening
-  /// scene against a warning on a calm one.
+  /// scene against a warning on a calm one. A model whose card records a tuned threshold `t`
+  /// (`ModelCard.scaryThreshold`) sets `normal`; `high` and `low` then halve the distance to 0
+  /// and to 1.
   public enum Sensitivity: Equatable, Sendable {
-    /// Scary only when the scary probability is 0.7 or more: fewer warnings, more missed.
+    /// Scary only from a scary probability of 0.7 (or (1 + t) / 2): fewer warnings, more missed.
     case low
-    /// The most probable label (the model's own balance).
+    /// The model's tuned threshold, else the most probable label (the model's own balance).
     case normal
-    /// Scary from a scary probability of 0.3: more warnings, fewer missed.
+    /// Scary from a scary probability of 0.3 (or t / 2): more warnings, fewer missed.
     case high
     /// Scary from this scary probability (0 < p < 1).
     case threshold(Double)
 
-    /// The encoder's `scaryThreshold`.
-    public var scaryThreshold: Double? {
+    /// The encoder's `scaryThreshold` for a model whose card's tuned threshold is `tuned`.
+    public func scaryThreshold(tuned: Double?) -> Double? {
       switch self {
-      case .low: return 0.7
-      case .normal: return nil
-      case .high: return 0.3
+      case .low: return tuned.map { (1 + $0) / 2 } ?? 0.7
+      case .normal: return tuned
+      case .high: return tuned.map { $0 / 2 } ?? 0.3
       case .threshold(let p): return p
       }
     }
@@ -63,9 +65,8 @@ public struct AnalysisPlan: Sendable {
     public var decodeEverything = false
     /// Threads for classifying one video's batches.
     public var threads = Classifier.defaultThreads
-    /// The scary probability from which a second is scary (`MarkerEncoder.scaryThreshold`);
-    /// nil: the most probable label.
-    public var scaryThreshold: Double? = nil
+    /// How readily a second is called scary; `normal` follows the model card's tuned threshold.
+    public var sensitivity = Sensitivity.normal
 
     public init() {}
   }
@@ -128,7 +129,8 @@ public struct AnalysisPlan: Sendable {
       path: path, classifier: classifier, interval: options.interval, threads: options.threads,
       wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
     var encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
-    encoder.scaryThreshold = options.scaryThreshold
+    encoder.scaryThreshold = options.sensitivity.scaryThreshold(
+      tuned: classifier.card.scaryThreshold)
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
 

@@ -8,8 +8,9 @@ import LeamojiNN
 /// Every field is optional: files written before the card existed have none, and they load as
 /// before (`leamoji model` prints what is known). The card lives in the safetensors
 /// `__metadata__` next to the network's entries, one key per part (see docs/model-file.md):
-/// `author`, `description`, `license`, `model_version`, `created` as plain strings and
-/// `training_data`, `training`, `accuracy` as JSON objects.
+/// `author`, `description`, `license`, `model_version`, `created`, `evaluation` and
+/// `scary_threshold` (a decimal number) as plain strings and `training_data`, `training`,
+/// `accuracy` as JSON objects.
 public struct ModelCard: Codable, Equatable, Sendable {
   /// Who made the model.
   public var author: String?
@@ -27,6 +28,11 @@ public struct ModelCard: Codable, Equatable, Sendable {
   public var training: TrainingRecord?
   /// How well it did.
   public var accuracy: Accuracy?
+  /// What it was checked on beyond its own images, and the figures (free text).
+  public var evaluation: String?
+  /// The scary probability from which `analyze` calls a second scary by default, as its makers
+  /// tuned it on their check set; nil: the most probable label.
+  public var scaryThreshold: Double?
 
   /// The training images: how many per label, and a digest that changes when any file name
   /// does (SHA-256 of the sorted `label-folder/file` paths, one per line).
@@ -131,15 +137,17 @@ public struct ModelCard: Codable, Equatable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case author, description, license, created, training, accuracy
+    case author, description, license, created, training, accuracy, evaluation
     case modelVersion = "model_version"
     case trainingData = "training_data"
+    case scaryThreshold = "scary_threshold"
   }
 
   public init(
     author: String? = nil, description: String? = nil, license: String? = nil,
     modelVersion: String? = nil, created: String? = nil, trainingData: TrainingData? = nil,
-    training: TrainingRecord? = nil, accuracy: Accuracy? = nil
+    training: TrainingRecord? = nil, accuracy: Accuracy? = nil, evaluation: String? = nil,
+    scaryThreshold: Double? = nil
   ) {
     self.author = author
     self.description = description
@@ -149,7 +157,12 @@ public struct ModelCard: Codable, Equatable, Sendable {
     self.trainingData = trainingData
     self.training = training
     self.accuracy = accuracy
+    self.evaluation = evaluation
+    self.scaryThreshold = scaryThreshold
   }
+
+  /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).
+  public static func isThreshold(_ p: Double) -> Bool { p > 0 && p < 1 }
 
   /// Whether nothing is known (a file from before the card).
   public var isEmpty: Bool { self == ModelCard() }
@@ -157,7 +170,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// The metadata keys the card uses.
   public static let keys = [
     "author", "description", "license", "model_version", "created", "training_data", "training",
-    "accuracy",
+    "accuracy", "evaluation", "scary_threshold",
   ]
 
   /// The card's metadata entries (absent fields are absent keys).
@@ -168,6 +181,8 @@ public struct ModelCard: Codable, Equatable, Sendable {
     entries["license"] = license
     entries["model_version"] = modelVersion
     entries["created"] = created
+    entries["evaluation"] = evaluation
+    entries["scary_threshold"] = scaryThreshold.map { "\($0)" }
     if let trainingData { entries["training_data"] = ModelFile.jsonEntry(trainingData) }
     if let training { entries["training"] = ModelFile.jsonEntry(training) }
     if let accuracy { entries["accuracy"] = ModelFile.jsonEntry(accuracy) }
@@ -185,10 +200,18 @@ public struct ModelCard: Codable, Equatable, Sendable {
     var card = ModelCard(
       author: metadata["author"], description: metadata["description"],
       license: metadata["license"], modelVersion: metadata["model_version"],
-      created: metadata["created"])
+      created: metadata["created"], evaluation: metadata["evaluation"])
     if let created = card.created, ModelCard.date(parsing: created) == nil {
       throw file.failure(
         .malformedMetadata(key: "created", reason: "\"\(created)\" is not an ISO 8601 date"))
+    }
+    if let text = metadata["scary_threshold"] {
+      guard let p = Double(text), isThreshold(p) else {
+        throw file.failure(
+          .malformedMetadata(
+            key: "scary_threshold", reason: "\"\(text)\" is not a probability between 0 and 1"))
+      }
+      card.scaryThreshold = p
     }
     card.trainingData = try json("training_data", TrainingData.self)
     card.training = try json("training", TrainingRecord.self)

@@ -70,7 +70,7 @@ struct Analyze: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "How readily a second is called scary: low (scary from 70 %), normal (the most probable label), high (from 30 %), or a probability.",
+      "How readily a second is called scary: low (scary from 70 %), normal (the model's tuned threshold, else the most probable label), high (from 30 %), or a probability. With a tuned threshold t, low and high are (1 + t) / 2 and t / 2.",
       valueName: "level"))
   var sensitivity = "normal"
 
@@ -113,7 +113,7 @@ struct Analyze: ParsableCommand {
     var options = AnalysisPlan.Options()
     options.seekAhead = seekAhead
     options.interval = interval
-    options.scaryThreshold = AnalysisPlan.Sensitivity(parsing: sensitivity)?.scaryThreshold
+    options.sensitivity = AnalysisPlan.Sensitivity(parsing: sensitivity) ?? .normal
     options.includeFrames = frames
     options.poster = poster
     options.vtt = vtt

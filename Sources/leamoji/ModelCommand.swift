@@ -120,6 +120,12 @@ struct Model: ParsableCommand {
     } else {
       out.append("Accuracy:      \(missing)")
     }
+    if let p = card.scaryThreshold {
+      out.append("Scary from:    p(scary) \(percent(p)) (analyze --sensitivity normal)")
+    }
+    if let evaluation = card.evaluation {
+      out.append("Checked:       \(evaluation)")
+    }
     if card.isEmpty {
       out.append("(This file has no model card: it was written before leamoji recorded one.)")
     }

@@ -170,6 +170,15 @@ struct Train: ParsableCommand {
   )
   var created: String?
 
+  @Option(help: "Model card: what the model was checked on and how it did (free text).")
+  var evaluation: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Model card: the scary probability from which analyze calls a second scary by default (tuned on a check set).",
+      valueName: "p"))
+  var scaryThreshold: Double?
+
   @Flag(help: "Print each epoch as a JSON line and a final JSON object.")
   var json = false
 
@@ -215,6 +224,10 @@ struct Train: ParsableCommand {
       throw ValidationError(
         "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
       )
+    }
+    if let scaryThreshold, !ModelCard.isThreshold(scaryThreshold) {
+      throw ValidationError(
+        "--scary-threshold takes a probability between 0 and 1 (got \(scaryThreshold))")
     }
     if let augment, Augmentation(parsing: augment) == nil {
       throw ValidationError(

@@ -88,6 +88,11 @@ extension Train {
       return try runHead(backboneFile: ModelLocator.resolveBackbone(backbone), base: nil)
     }
     let base = try baseModel()
+    if let base, let size, size != base.classifier.inputSize.width {
+      throw CommandFailure(
+        "--input-size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
+        status: .usage)
+    }
     if let base, HeadTraining.split(base.classifier) != nil {
       // A model trained on a backbone's features trains on them again.
       if freeze != 0 {
@@ -96,11 +101,6 @@ extension Train {
           status: .usage)
       }
       return try runHead(backboneFile: nil, base: base)
-    }
-    if let base, let size, size != base.classifier.inputSize.width {
-      throw CommandFailure(
-        "--input-size \(size) does not fit --init: the model takes \(base.classifier.inputSize) images",
-        status: .usage)
     }
     if let base {
       let weighted = base.classifier.network.layers.filter { !$0.parameters.isEmpty }.count
@@ -227,7 +227,8 @@ extension Train {
       author: author, description: description, license: license, modelVersion: modelVersion,
       created: createdText, trainingData: data, training: record,
       accuracy: ModelCard.Accuracy(
-        training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy))
+        training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy),
+      evaluation: evaluation, scaryThreshold: scaryThreshold)
     let classifier = result.classifier.with(card: card)
     do {
       try DurableFile(output).write(classifier.encoded())

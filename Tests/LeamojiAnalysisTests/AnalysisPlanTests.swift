@@ -98,4 +98,16 @@ struct AnalysisPlanTests {
     }
     #expect(!FileManager.default.fileExists(atPath: output))
   }
+
+  @Test(
+    "--sensitivity: normal follows the card's tuned threshold; high and low halve the way to 0 and 1"
+  )
+  func sensitivityFollowsTheCard() {
+    typealias S = AnalysisPlan.Sensitivity
+    #expect(S.normal.scaryThreshold(tuned: nil) == nil, "no tuned threshold: the most probable")
+    #expect(S.high.scaryThreshold(tuned: nil) == 0.3 && S.low.scaryThreshold(tuned: nil) == 0.7)
+    #expect(S.normal.scaryThreshold(tuned: 0.2) == 0.2)
+    #expect(S.high.scaryThreshold(tuned: 0.2) == 0.1 && S.low.scaryThreshold(tuned: 0.2) == 0.6)
+    #expect(S.threshold(0.45).scaryThreshold(tuned: 0.2) == 0.45, "a given probability wins")
+  }
 }

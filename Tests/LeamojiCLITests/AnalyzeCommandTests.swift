@@ -101,6 +101,12 @@ struct AnalyzeCommandTests {
       scarySeconds("low"), scarySeconds("normal"), scarySeconds("high")
     )
     #expect(low <= normal && normal <= high, "low \(low), normal \(normal), high \(high)")
+    // The shipped model's card records the threshold normal uses.
+    let card = try CLI.leamoji(["model", "--json"])
+    let tuned = try #require(
+      ((try JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])?["card"]
+        as? [String: Any])?["scary_threshold"] as? Double)
+    #expect(try scarySeconds("\(tuned)") == normal, "normal is the card's threshold \(tuned)")
     #expect(try scarySeconds("0.01") >= high)
     let bad = try CLI.leamoji(["analyze", AppFiles.sample, "--sensitivity", "1.5"])
     #expect(bad.status == 64)

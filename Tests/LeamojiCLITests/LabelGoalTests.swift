@@ -5,7 +5,7 @@ import Testing
 /// wrong with `leamoji label` (keys typed in a real terminal), `train --init` learns from the
 /// folder exactly as `label` left it, and held-out accuracy on that look reaches 90 %.
 ///
-/// The look is issue 12's "day for night" (`FineTuneGoalTests.styledFrames`); the test plays
+/// The look is the coarse mosaic of `FineTuneGoalTests.styledFrames`; the test plays
 /// the person, who knows each frame's mood: the files are named `<mood>-<n>.png`, and the name
 /// is on the screen.
 @Suite("label → train --init: teaching the shipped model a new look by key presses")

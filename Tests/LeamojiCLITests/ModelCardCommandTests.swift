@@ -81,8 +81,8 @@ struct ModelCardCommandTests {
     let data = root.appendingPathComponent("Training Data").path
     let out = work.appendingPathComponent("x.safetensors").path
     for arguments in [
-      // The shipped model (1.2) has five layers with weights (conv1 to conv4, fc): --freeze 5
-      // would leave nothing to train.
+      // The shipped model (2.0) is a backbone with a head: only the head trains, --freeze
+      // has nothing to keep.
       ["train", data, "--init", shipped.path, "--freeze", "5", "--output", out],
       ["train", data, "--freeze", "1", "--output", out],
       ["train", data, "--created", "soon", "--output", out],

@@ -125,16 +125,25 @@ struct ShippedAssetsTests {
     let work = try CLI.temporaryFolder("sample")
     defer { try? FileManager.default.removeItem(at: work) }
     let frames = work.appendingPathComponent("frames")
-    let sampled = try CLI.leamoji(["frames", video.path, "--out", frames.path, "--size", "64x64"])
+    let sampled = try CLI.leamoji(["frames", video.path, "--out", frames.path, "--size", "224x224"])
     try #require(sampled.status == 0, "\(sampled.stderr)")
     let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).sorted()
     #expect(files.count == truth.count, "one sample per second of ground truth")
     let classified = try CLI.leamoji(
       ["classify", "--json"] + files.map { frames.appendingPathComponent($0).path })
     try #require(classified.status == 0, "\(classified.stderr)")
-    let labels = classified.stdout.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["label"]
-        as? String
+    // The model's own rule, as analyze applies it before smoothing: scary from the card's
+    // tuned threshold (when it records one), else the most probable label.
+    let card = try CLI.leamoji(["model", "--json"])
+    let threshold =
+      ((try JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])?["card"]
+      as? [String: Any])?["scary_threshold"] as? Double
+    let labels = classified.stdout.split(separator: "\n").compactMap { line -> String? in
+      guard let row = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let label = row["label"] as? String
+      else { return nil }
+      let scary = (row["probabilities"] as? [String: Double])?["scary"] ?? 0
+      return threshold.map { scary >= $0 } == true ? "scary" : label
     }
     let agreeing = zip(labels, truth).filter { $0 == $1 }.count
     #expect(labels.count == truth.count)

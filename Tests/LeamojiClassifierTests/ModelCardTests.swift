@@ -14,7 +14,8 @@ struct ModelCardTests {
     training: .init(
       epochs: 3, bestEpoch: 2, seed: 42, batchSize: 8, learningRate: 0.003,
       augmentations: ["flip", "crop"], initFrom: "base.safetensors sha256:00", frozenLayers: 2),
-    accuracy: .init(training: 0.9, validation: 0.75, test: nil))
+    accuracy: .init(training: 0.9, validation: 0.75, test: nil),
+    evaluation: "a check set: 40 % of frightening seconds", scaryThreshold: 0.15)
 
   @Test("a card survives writing and reading; the bytes come back the same")
   func roundTrip() throws {
@@ -28,6 +29,7 @@ struct ModelCardTests {
     #expect(read.encoded() == bytes)
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(text.contains(#""author":"Ada""#) && text.contains(#""model_version":"1.2""#))
+    #expect(text.contains(#""scary_threshold":"0.15""#), "the threshold is a plain decimal")
     #expect(text.contains(#""version":"1""#), "the file format's version is untouched")
   }
 
@@ -45,6 +47,7 @@ struct ModelCardTests {
       labelNames: ["a", "b"], size: PixelSize(width: 8, height: 8), seed: 1)
     for (key, value) in [
       ("created", "yesterday"), ("training", "{\"epochs\":\"x\"}"), ("accuracy", "["),
+      ("scary_threshold", "high"), ("scary_threshold", "1"), ("scary_threshold", "0"),
     ] {
       var contents = classifier.fileContents
       contents.metadata[key] = value
