@@ -1,38 +1,25 @@
 #!/usr/bin/env bash
-# Regenerates everything leamoji ships that is generated: the training and testing images
-# (not committed), the default model Models/leamoji.safetensors, and the sample videos in
-# SampleVideos/ with their ground truth. Deterministic apart from the H.264 encoder's version
-# and FFmpeg's JPEG decoder (the model's training mixes in 30 real photos, fetched checksummed
-# by scripts/fetch-photos.sh; needs curl, unzip and the network once).
+# Regenerates everything leamoji ships that is generated: the default model
+# Models/leamoji.safetensors and the sample videos in SampleVideos/ with their ground truth.
+# Deterministic apart from the H.264 encoder's version.
 #
 #   scripts/regenerate-assets.sh            # everything
 #   scripts/regenerate-assets.sh videos     # only the sample videos
-#   scripts/regenerate-assets.sh model      # only the data set and the model
+#   scripts/regenerate-assets.sh model      # only the model
 #
-# Needs the build packages (make deps) and the ffmpeg CLI, used here only to encode the
-# rendered frames as H.264 (leamoji itself never runs ffmpeg).
+# Needs the build packages (make deps), curl, python3 with Pillow (python3-pil) and unzip for
+# the real frames and the check set (about 1.5 GB of pinned Debian and PyPI downloads once,
+# cached under .build), and the ffmpeg CLI, used here only to encode the rendered frames as
+# H.264 and the check clips (leamoji itself never runs ffmpeg).
 #
-# The shipped model (1.2, issue 12) is trained mostly on the *varied* scene set, where each mood
-# spans every lighting and the mood is in the content (faces with expressions, creatures, fire
-# against fireworks, ...), with clutter and texture behind all moods; 30 real photos are laid
-# under half of the training scenes and 750 plain crops added as neutral, so real footage's
-# fine detail says nothing about the mood; and 150 *classic* scenes per mood (each mood with its
-# own lighting, as in the sample videos) are mixed in so that the classic look is still read
-# (more of them teach "dark means scary" again: 500 per mood called 21.7 % of benign real
-# footage scary, 150 9.4 %, none 1.4 % but then the sample videos are misread). The network is
-# wider and one block deeper than `train`'s default (--widths 24,48,96,128), which the 5,700
-# images need (README, "The model"). The sample videos stay classic scenes (`scenes clip`).
-# The model part took 5 min 45 s on the shared 2-core machine (12 min 20 s at a load of 7-9).
-# The model card's
-# creation date is fixed (MODEL_CREATED) so that the model file is
-# reproduced byte for byte: `scripts/regenerate-assets.sh model` writes the committed
-# Models/leamoji.safetensors again, bit for bit, for any --threads. Training uses no maths
-# library function whose last bit could differ between hosts (glibc picks FMA or SSE2 variants
-# of exp, log, cos and pow at run time): softmax, Box–Muller, the learning-rate schedule and
-# Adam's bias correction use LeamojiNN's PortableMath, the noise augmentation integer sums, and
-# the kernels the same AVX2/FMA instructions on every host (docs/network-kernels.md). The
-# model shipped until issue 11 (kept as Tests/LeamojiClassifierTests/Fixtures/
-# leamoji-2026-11-22.safetensors) was not reproducible this way.
+# The model (2.0) is a head on EfficientNet-Lite0 trained on the real labelled frames of
+# data/real-frames/manifest.tsv and on generated scenes (300 varied and 150 classic per mood, the
+# classic ones being the sample videos' look); README, "The default model (2.0)". Its card's
+# creation date is fixed (MODEL_CREATED), so the run writes the committed file again byte for
+# byte: training uses no maths library function whose last bit could differ between hosts
+# (LeamojiNN's PortableMath; docs/network-kernels.md) and the features do not depend on the
+# thread count. The previous default (1.2, generated scenes only) was made by this script's
+# earlier version, in git history.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: a head on the EfficientNet-Lite0 ImageNet backbone (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh), its last layer fine-tuned, trained on real labelled pictures from Debian packages (game and film art, portraits, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, GNOME and KDE wallpapers; GPL-2+, GPL-3+, CC-BY-SA-3.0, GFDL-1.3; each file in data/real-frames/manifest.tsv) and on leamoji's generated scenes (varied and classic). Its scary threshold is tuned on a real check set from other packages (Freedoom, Flare, Endless Sky, other Wesnoth campaigns) and PyPI footage. It misses most real frightening scenes unlike its pictures; see evaluation."
