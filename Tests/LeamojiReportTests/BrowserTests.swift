@@ -61,6 +61,18 @@ struct BrowserTests {
     return ReportFilm.films(of: try MovieStore(path: data.path).readCatalogue())
   }
 
+  /// A copy of the film page `films/<stem>.html` that also runs the test's script `films/<script>`
+  /// (after leamoji.js), as `films/<stem>-check.html`.
+  static func withScript(_ script: String, page stem: String, site: URL) throws -> URL {
+    let page = try ReportFixtures.read(site.appendingPathComponent("films/\(stem).html"))
+    let shared = "<script src=\"../leamoji.js\" defer></script>"
+    let checked = site.appendingPathComponent("films/\(stem)-check.html")
+    try ReportFixtures.write(
+      page.replacingOccurrences(
+        of: shared, with: shared + "<script src=\"\(script)\" defer></script>"), to: checked)
+    return checked
+  }
+
   /// The player's decision at `time` as the overlay shows it: the badge and the heads-up line.
   static func expected(_ film: ReportFilm, at time: Double) -> (badge: String, headsUp: String) {
     let state = CueLogic.state(markers: film.entry.movie.markers, at: time)
@@ -170,13 +182,7 @@ struct BrowserTests {
       });
       """, to: site.appendingPathComponent("films/check-overlay.js"))
     for film in try Self.sampleFilms() {
-      let page = try ReportFixtures.read(site.appendingPathComponent("films/\(film.stem).html"))
-      let checked = site.appendingPathComponent("films/\(film.stem)-check.html")
-      try ReportFixtures.write(
-        page.replacingOccurrences(
-          of: "<script src=\"../leamoji.js\" defer></script>",
-          with: "<script src=\"../leamoji.js\" defer></script>"
-            + "<script src=\"check-overlay.js\" defer></script>"), to: checked)
+      let checked = try Self.withScript("check-overlay.js", page: film.stem, site: site)
       let run = try Chromium.run(checked, budget: 20000)
       #expect(Chromium.isHidden("video-note", in: run.stdout), "\(film.id): the video did not play")
       let log = try #require(Chromium.text(ofID: "overlay-log", in: run.stdout), "\(film.id)")
@@ -293,12 +299,7 @@ struct BrowserTests {
       """, to: site.appendingPathComponent("films/check-keys.js"))
     let page = try ReportFixtures.read(site.appendingPathComponent("films/clip.html"))
     #expect(page.contains("<source src=\"../../clip.avi\">"))
-    let checked = site.appendingPathComponent("films/clip-check.html")
-    try ReportFixtures.write(
-      page.replacingOccurrences(
-        of: "<script src=\"../leamoji.js\" defer></script>",
-        with: "<script src=\"../leamoji.js\" defer></script>"
-          + "<script src=\"check-keys.js\" defer></script>"), to: checked)
+    let checked = try Self.withScript("check-keys.js", page: "clip", site: site)
     let run = try Chromium.run(checked)
     #expect(!Chromium.isHidden("video-note", in: run.stdout), "the page did not say it cannot play")
     #expect(Chromium.text(ofID: "video-note", in: run.stdout)?.contains("clip.avi") == true)
