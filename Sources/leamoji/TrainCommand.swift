@@ -44,7 +44,7 @@ struct Train: ParsableCommand {
           --output my-model.safetensors --author "Ada" --license MIT
         leamoji train frames-sorted/ --epochs 20 --augment flip,crop,exposure \\
           --emoji angry=😡
-        leamoji train "Training Data" --init default --freeze 2 --epochs 4 \\
+        leamoji train "Training Data" --init default --epochs 4 \\
           --output tuned.safetensors --json
         leamoji train "Training Data" --input-size 96 --batch-norm \\
           --widths 16,32,64 --dropout 0.2 --output bigger.safetensors

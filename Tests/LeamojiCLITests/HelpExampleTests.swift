@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Every example shown in `--help` and in README.md's sh blocks runs and exits 0.
+/// Every example shown in `--help` and in the sh blocks of README.md and docs/*.md runs and
+/// exits 0.
 ///
 /// Each help text's examples (and each README block's) run in order in a fresh folder holding
 /// copies of the bundled files, with `leamoji` the built binary (a shell function calling it by
@@ -14,7 +15,7 @@ import Testing
 /// checked for the "needs a terminal" exit 64: the example is meant for a terminal, and only
 /// there does it show whether it actually plays (picture and running clock on screen, then q
 /// quits with status 0), including `play` analysing a video that is not in the timeline yet.
-@Suite("Examples in --help and README.md")
+@Suite("Examples in --help, README.md and docs/")
 struct HelpExampleTests {
   static let readme = ShippedAssetsTests.repository.appendingPathComponent("README.md")
 
@@ -24,6 +25,24 @@ struct HelpExampleTests {
     guard let text = try? String(contentsOf: readme, encoding: .utf8) else { return [] }
     return ExampleExtraction.fromMarkdown(text, file: "README.md")
   }()
+
+  /// The example blocks of the manuals in docs/ (those with sh blocks of leamoji lines).
+  static let docsBlocks: [ExampleSequence] = {
+    let docs = ShippedAssetsTests.repository.appendingPathComponent("docs")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+    return names.filter { $0.hasSuffix(".md") }.sorted().flatMap { name in
+      (try? String(contentsOf: docs.appendingPathComponent(name), encoding: .utf8)).map {
+        ExampleExtraction.fromMarkdown($0, file: "docs/\(name)")
+      } ?? []
+    }
+  }()
+
+  @Test("every example in docs/*.md's sh blocks runs and exits 0", arguments: docsBlocks)
+  func docsExamplesRun(_ block: ExampleSequence) throws {
+    var runner = try ExampleRunner()
+    defer { runner.remove() }
+    try runner.run(block)
+  }
 
   @Test("every example in --help runs and exits 0", arguments: HelpText.commands)
   func helpExamplesRun(_ command: HelpCommand) throws {
