@@ -14,7 +14,7 @@
 #
 # The model (2.0) is a head on EfficientNet-Lite0 trained on the real labelled frames of
 # data/real-frames/manifest.tsv and on generated scenes (300 varied and 150 classic per mood, the
-# X
+# classic ones being the sample videos' look); docs/model.md, "The default model (2.0)". Its card's
 # creation date is fixed (MODEL_CREATED), so the run writes the committed file again byte for
 # byte: training uses no maths library function whose last bit could differ between hosts
 # (LeamojiNN's PortableMath; docs/network-kernels.md) and the features do not depend on the
