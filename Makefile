@@ -15,7 +15,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
+.PHONY: all build release deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
 
 all: build
 
@@ -61,6 +61,15 @@ test: test-deps lint
 	  exit "$$status"; \
 	fi
 	$(MAKE) --no-print-directory fuzz-short
+
+# The fast tier, for a developer's edit-build-test loop: lint, then every module's unit and
+# golden tests and the help goldens, without the command-line tests that drive the built binary
+# (tmux sessions, kill storms, latency and goal tests) or the browser; under a minute after a
+# build on 2 cores. `make test` runs everything, as CI does.
+check: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip 'LeamojiCLITests' --skip 'BrowserTests'
+	$(SWIFT) test --skip-build --filter 'LeamojiCLITests.HelpGoldenTests'
 
 # The Debian 13 leg of CI (scripts/debian13-test.sh): builds leamoji and runs the whole
 # `make test` inside a Debian 13 system (FFmpeg 7.1) made with `debootstrap --variant=minbase
