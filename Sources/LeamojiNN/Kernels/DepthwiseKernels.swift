@@ -84,9 +84,23 @@ extension Kernels {
         if g.stride == 1 {
           (scratch + r * pitch + g.left).update(from: row, count: g.width)
         } else {
-          for x in 0..<g.width {
+          // Even and odd input columns of 16 at a time: the even lanes of a 16-float load go
+          // to the plane of the parity of `x + left`, the odd lanes to the other.
+          let dst = scratch + r * pitch
+          let (evenPlane, oddPlane) = (g.left & 1 == 0 ? (0, 1) : (1, 0))
+          let evenDst = dst + evenPlane * planeFloats
+          let oddDst = dst + oddPlane * planeFloats
+          var x = 0
+          while x + 16 <= g.width {
+            let v = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<Float>.self)
+            dwStore(v.evenHalf, evenDst + ((x + g.left) >> 1))
+            dwStore(v.oddHalf, oddDst + ((x + g.left + 1) >> 1))
+            x += 16
+          }
+          while x < g.width {
             let column = x + g.left
             scratch[(column & 1) * planeFloats + r * pitch + (column >> 1)] = row[x]
+            x += 1
           }
         }
       }
@@ -95,16 +109,39 @@ extension Kernels {
       let out = output + c * oh * ow
       // Output vectors (8 consecutive outputs of a row) four at a time: four independent
       // accumulators keep both FMA units busy (one alone waits out the FMA latency per tap).
+      // Slots run row by row, `(qy, qx)` the next one's row and vector; a last group of fewer
+      // than four repeats its last slot (computed, not stored).
       let perRow = (ow + 7) / 8
-      let slots = oh * perRow
-      var slot = 0
-      while slot < slots {
-        let group = min(4, slots - slot)
-        func start(_ i: Int) -> Int {
-          let q = min(slot + i, slot + group - 1)
-          return (q / perRow) * g.stride * pitch + (q % perRow) * 8
+      var (qy, qx) = (0, 0)
+      while qy < oh {
+        var ys = (qy, qy, qy, qy)
+        var xs = (qx, qx, qx, qx)
+        var group = 1
+        @inline(__always) func next(_ y: inout Int, _ x: inout Int) {
+          x += 1
+          if x == perRow { (x, y) = (0, y + 1) }
         }
-        let base = (start(0), start(1), start(2), start(3))
+        next(&qy, &qx)
+        if qy < oh {
+          (ys.1, xs.1, group) = (qy, qx, 2)
+          next(&qy, &qx)
+        }
+        if qy < oh {
+          (ys.2, xs.2, group) = (qy, qx, 3)
+          next(&qy, &qx)
+        }
+        if qy < oh {
+          (ys.3, xs.3, group) = (qy, qx, 4)
+          next(&qy, &qx)
+        }
+        if group < 2 { (ys.1, xs.1) = (ys.0, xs.0) }
+        if group < 3 { (ys.2, xs.2) = (ys.1, xs.1) }
+        if group < 4 { (ys.3, xs.3) = (ys.2, xs.2) }
+        let rowStep = g.stride * pitch
+        let base = (
+          ys.0 * rowStep + xs.0 * 8, ys.1 * rowStep + xs.1 * 8, ys.2 * rowStep + xs.2 * 8,
+          ys.3 * rowStep + xs.3 * 8
+        )
         var a0 = b
         var a1 = b
         var a2 = b
@@ -121,14 +158,13 @@ extension Kernels {
             a3 = dwFMA(a3, weightV, dwLoad(tap + base.3))
           }
         }
-        func finish(_ acc: V8, _ i: Int) {
+        @inline(__always) func finish(_ acc: V8, _ oy: Int, _ vx: Int) {
           var v = acc
           if activation != .none {
             v = v.replacing(with: 0, where: .!(v .> 0))
             v = v.replacing(with: cap, where: v .> cap)
           }
-          let q = slot + i
-          let (oy, ox) = (q / perRow, (q % perRow) * 8)
+          let ox = vx * 8
           let dst = out + oy * ow + ox
           if ox + 8 <= ow {
             dwStore(v, dst)
@@ -136,11 +172,10 @@ extension Kernels {
             for lane in 0..<(ow - ox) { dst[lane] = v[lane] }
           }
         }
-        finish(a0, 0)
-        if group > 1 { finish(a1, 1) }
-        if group > 2 { finish(a2, 2) }
-        if group > 3 { finish(a3, 3) }
-        slot += group
+        finish(a0, ys.0, xs.0)
+        if group > 1 { finish(a1, ys.1, xs.1) }
+        if group > 2 { finish(a2, ys.2, xs.2) }
+        if group > 3 { finish(a3, ys.3, xs.3) }
       }
     }
   }

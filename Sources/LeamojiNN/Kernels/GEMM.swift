@@ -29,6 +29,9 @@ extension Kernels {
   static let tileColumns = 16
   /// `k` block: a packed `B` panel is `kBlock x 16` floats.
   static let kBlock = 256
+  /// The narrow tile of a last panel of at most 8 columns: 8 rows x one vector.
+  static let narrowRows = 8
+  static let narrowColumns = 8
 
   /// `acc + a·b`: one fused multiply-add when LeamojiNN is built for FMA hardware (the
   /// package's default on x86-64, see Package.swift), a separate multiply and add otherwise.
@@ -157,10 +160,14 @@ extension Kernels {
           bias: useBias ? tileBias : nil, activation: act)
         return
       }
+      // Full rows read the weights in place; a partial tile's rows are packed with zeros
+      // below (the kernel reads four rows).
       let pa: UnsafePointer<Float>
-      if weightsInPlace {
-        // A partial tile: its rows packed with zeros below (the kernel reads four rows), or a
-        // full one copied so the edge path below runs the packed kernel on it.
+      var (aRowStep, aKStep) = (1, tileRows)
+      if weightsInPlace && rows == tileRows {
+        pa = a + t * tileRows * aRowStride + p0
+        (aRowStep, aKStep) = (aRowStride, 1)
+      } else if weightsInPlace {
         for p in 0..<kc {
           for r in 0..<tileRows {
             edgeA[p * tileRows + r] = r < rows ? a[(t * tileRows + r) * aRowStride + p0 + p] : 0
@@ -184,11 +191,34 @@ extension Kernels {
           }
         }
         kernel4x16(
-          k: kc, a: pa, b: panel, c: edgeTile, ldc: tileColumns, load: true, bias: nil,
-          activation: act)
+          k: kc, a: pa, aRowStep: aRowStep, aKStep: aKStep, b: panel, c: edgeTile,
+          ldc: tileColumns, load: true, bias: nil, activation: act)
         for r in 0..<rows {
           for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * tileColumns + j] }
         }
+      }
+    }
+
+    // Rows `i0..<i0 + 8` (all inside `m`), columns `j0..<j0 + cols` (≤ 8), weights in place:
+    // the kernel works on an 8x8 copy of the valid part of `C`.
+    @inline(__always)
+    func narrowTile(
+      _ i0: Int, _ j0: Int, _ cols: Int, _ panel: UnsafePointer<Float>, _ p0: Int, _ kc: Int,
+      mode: GEMMStart, useBias: Bool, act: Activation
+    ) {
+      let cTile = c + i0 * ldc + j0
+      for r in 0..<narrowRows {
+        for j in 0..<narrowColumns {
+          edgeTile[r * narrowColumns + j] =
+            j >= cols
+            ? 0 : mode == .accumulate ? cTile[r * ldc + j] : useBias ? packedBias[i0 + r] : 0
+        }
+      }
+      kernel8x8(
+        k: kc, a: a + i0 * aRowStride + p0, aRowStep: aRowStride, b: panel, c: edgeTile,
+        activation: act)
+      for r in 0..<narrowRows {
+        for j in 0..<cols { cTile[r * ldc + j] = edgeTile[r * narrowColumns + j] }
       }
     }
 
@@ -212,8 +242,18 @@ extension Kernels {
             bRowStride: bRowStride, bColStride: bColStride, into: packedB)
           panel = UnsafePointer(packedB)
         }
-        for t in 0..<tiles {
+        var t = 0
+        if weightsInPlace && cols <= narrowColumns {
+          // A last panel of at most 8 columns: two full row tiles at a time on one vector.
+          while (t + 2) * tileRows <= m {
+            narrowTile(
+              t * tileRows, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
+            t += 2
+          }
+        }
+        while t < tiles {
           tile(t, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
+          t += 1
         }
         j0 += cols
       }
@@ -388,6 +428,62 @@ extension Kernels {
     storeV8(s21, c2 + 8)
     storeV8(s30, c3)
     storeV8(s31, c3 + 8)
+  }
+
+  /// The narrow register tile: `C[8×8] += Σ_p a[0..<8][p] ⊗ b[p][0..<8]` (`C` a dense 8x8
+  /// block, `b` a packed panel whose first 8 columns are used), then the activation. Eight
+  /// accumulators keep both FMA units busy where a 4x8 tile would wait out the FMA latency.
+  @inline(__always)
+  private static func kernel8x8(
+    k: Int, a: UnsafePointer<Float>, aRowStep: Int, b: UnsafePointer<Float>,
+    c: UnsafeMutablePointer<Float>, activation: Activation
+  ) {
+    var s0 = loadV8(c)
+    var s1 = loadV8(c + 8)
+    var s2 = loadV8(c + 16)
+    var s3 = loadV8(c + 24)
+    var s4 = loadV8(c + 32)
+    var s5 = loadV8(c + 40)
+    var s6 = loadV8(c + 48)
+    var s7 = loadV8(c + 56)
+    let a0 = a
+    let a4 = a + 4 * aRowStep
+    let (r1, r2, r3) = (aRowStep, 2 * aRowStep, 3 * aRowStep)
+    var pb = b
+    for p in 0..<k {
+      let x = loadV8(pb)
+      s0 = fmadd(s0, V8(repeating: a0[p]), x)
+      s1 = fmadd(s1, V8(repeating: a0[r1 + p]), x)
+      s2 = fmadd(s2, V8(repeating: a0[r2 + p]), x)
+      s3 = fmadd(s3, V8(repeating: a0[r3 + p]), x)
+      s4 = fmadd(s4, V8(repeating: a4[p]), x)
+      s5 = fmadd(s5, V8(repeating: a4[r1 + p]), x)
+      s6 = fmadd(s6, V8(repeating: a4[r2 + p]), x)
+      s7 = fmadd(s7, V8(repeating: a4[r3 + p]), x)
+      pb += tileColumns
+    }
+    if activation != .none {
+      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
+      @inline(__always) func r(_ v: V8) -> V8 {
+        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
+      }
+      s0 = r(s0)
+      s1 = r(s1)
+      s2 = r(s2)
+      s3 = r(s3)
+      s4 = r(s4)
+      s5 = r(s5)
+      s6 = r(s6)
+      s7 = r(s7)
+    }
+    storeV8(s0, c)
+    storeV8(s1, c + 8)
+    storeV8(s2, c + 16)
+    storeV8(s3, c + 24)
+    storeV8(s4, c + 32)
+    storeV8(s5, c + 40)
+    storeV8(s6, c + 48)
+    storeV8(s7, c + 56)
   }
 
   // MARK: Weight gradient

@@ -123,6 +123,21 @@ struct ForwardPass: @unchecked Sendable {
     bias: UnsafePointer<Float>, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
     activation: Kernels.Activation, lane: Int
   ) {
+    if lanes > 1 && (columns + 15) / 16 < ForwardPass.panelsPerLaneForColumnSplit * lanes {
+      // Few columns (the late layers: 196 or 49 positions): whole panels per lane would leave
+      // one lane the edge panel and the other lane idle part of the time, and each lane would
+      // stream every weight. Split the rows instead, in whole 4-row tiles.
+      let tiles = part((rows + 3) / 4, lane)
+      let r = tiles.lowerBound * 4..<min(rows, tiles.upperBound * 4)
+      guard !r.isEmpty else { return }
+      Kernels.gemmPacked(
+        m: r.count, n: columns, k: depth, a: weights + r.lowerBound * depth, aRowStride: depth,
+        aColStride: 1, b: input, bRowStride: columns, bColStride: 1,
+        c: output + r.lowerBound * columns, ldc: columns, start: .overwrite,
+        bias: bias + r.lowerBound, relu: false, scratch: ws.laneScratch[lane],
+        activation: activation, weightsInPlace: true)
+      return
+    }
     let r = panelColumns(columns, lane)
     guard !r.isEmpty else { return }
     Kernels.gemmPacked(
@@ -131,6 +146,9 @@ struct ForwardPass: @unchecked Sendable {
       ldc: columns, start: .overwrite, bias: bias, relu: false, scratch: ws.laneScratch[lane],
       activation: activation, weightsInPlace: true)
   }
+
+  /// Below this many 16-column panels per lane a product is split by rows, not columns.
+  static let panelsPerLaneForColumnSplit = 32
 
   /// Lane `lane`'s share of `count` items (channels, outputs).
   func part(_ count: Int, _ lane: Int) -> Range<Int> {
