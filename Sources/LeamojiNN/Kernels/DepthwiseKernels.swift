@@ -82,7 +82,17 @@ extension Kernels {
         let row = src + y * g.width
         let r = y + g.top
         if g.stride == 1 {
-          (scratch + r * pitch + g.left).update(from: row, count: g.width)
+          // Rows are short (7 to 112 floats): vector moves, not a `memmove` call per row.
+          let dst = scratch + r * pitch + g.left
+          var x = 0
+          while x + 8 <= g.width {
+            dwStore(dwLoad(row + x), dst + x)
+            x += 8
+          }
+          while x < g.width {
+            dst[x] = row[x]
+            x += 1
+          }
         } else {
           // Even and odd input columns of 16 at a time: the even lanes of a 16-float load go
           // to the plane of the parity of `x + left`, the odd lanes to the other.
@@ -96,6 +106,12 @@ extension Kernels {
             dwStore(v.evenHalf, evenDst + ((x + g.left) >> 1))
             dwStore(v.oddHalf, oddDst + ((x + g.left + 1) >> 1))
             x += 16
+          }
+          if x + 8 <= g.width {
+            let v = dwLoad(row + x)
+            dw4Store(v.evenHalf, evenDst + ((x + g.left) >> 1))
+            dw4Store(v.oddHalf, oddDst + ((x + g.left + 1) >> 1))
+            x += 8
           }
           while x < g.width {
             let column = x + g.left
@@ -146,17 +162,31 @@ extension Kernels {
         var a1 = b
         var a2 = b
         var a3 = b
-        for ky in 0..<k {
-          for kx in 0..<k {
-            let weightV = V8(repeating: w[ky * k + kx])
-            let tap =
-              scratch + ky * pitch
-              + (g.stride == 1 ? kx : (kx & 1) * planeFloats + (kx >> 1))
-            a0 = dwFMA(a0, weightV, dwLoad(tap + base.0))
-            a1 = dwFMA(a1, weightV, dwLoad(tap + base.1))
-            a2 = dwFMA(a2, weightV, dwLoad(tap + base.2))
-            a3 = dwFMA(a3, weightV, dwLoad(tap + base.3))
+        // The taps in (ky, kx) order; called with constant sizes for the network's kernels so
+        // the loops unroll and every tap's offset is a constant plus a row.
+        @inline(__always) func taps(_ k: Int, _ stride: Int) {
+          let p0 = scratch + base.0
+          let p1 = scratch + base.1
+          let p2 = scratch + base.2
+          let p3 = scratch + base.3
+          for ky in 0..<k {
+            let row = ky &* pitch
+            for kx in 0..<k {
+              let weightV = V8(repeating: w[ky &* k &+ kx])
+              let o = row &+ (stride == 1 ? kx : (kx & 1) &* planeFloats &+ (kx >> 1))
+              a0 = dwFMA(a0, weightV, dwLoad(p0 + o))
+              a1 = dwFMA(a1, weightV, dwLoad(p1 + o))
+              a2 = dwFMA(a2, weightV, dwLoad(p2 + o))
+              a3 = dwFMA(a3, weightV, dwLoad(p3 + o))
+            }
           }
+        }
+        switch (k, g.stride) {
+        case (3, 1): taps(3, 1)
+        case (3, 2): taps(3, 2)
+        case (5, 1): taps(5, 1)
+        case (5, 2): taps(5, 2)
+        default: taps(k, g.stride)
         }
         @inline(__always) func finish(_ acc: V8, _ oy: Int, _ vx: Int) {
           var v = acc
@@ -166,7 +196,9 @@ extension Kernels {
           }
           let ox = vx * 8
           let dst = out + oy * ow + ox
-          if ox + 8 <= ow {
+          // A row's last, partial vector is stored whole when the next row follows in this
+          // plane (its lanes there are written again, later, by that row).
+          if ox + 8 <= ow || oy + 1 < oh {
             dwStore(v, dst)
           } else {
             for lane in 0..<(ow - ox) { dst[lane] = v[lane] }
@@ -245,6 +277,11 @@ extension Kernels {
   }
 
   @inline(__always)
+  private static func dw4Store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+  }
+
+  @inline(__always)
   private static func dwStore(_ v: V8, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
   }
@@ -271,21 +308,48 @@ extension Kernels {
 }
 
 extension Kernels {
-  /// Unfolds the patches of a sweep with any padding into a row-major `col[patch × positions]`:
-  /// row `(c, ky, kx)`, column `(oy, ox)` holds `input[c, oy·s − top + ky, ox·s − left + kx]`
-  /// (0 outside).
+  /// Unfolds the patches of a sweep with any padding into a row-major `col[patch × positions]`,
+  /// rows `rows` only (so lanes can share the work): row `(c, ky, kx)`, column `(oy, ox)` holds
+  /// `input[c, oy·s − top + ky, ox·s − left + kx]` (0 outside). Only the zeros of the padding
+  /// are written as zeros; stride 2 takes the even lanes of 16-float loads.
   static func im2col(
-    _ g: PaddedWindow, channels: Int, input: UnsafePointer<Float>,
+    _ g: PaddedWindow, rows: Range<Int>, input: UnsafePointer<Float>,
     col: UnsafeMutablePointer<Float>
   ) {
     let positions = g.outArea
     let taps = g.kernel * g.kernel
-    col.update(repeating: 0, count: channels * taps * positions)
-    for c in 0..<channels {
-      g.forEachTap { ky, kx, oy, xs, x0 in
-        let row = col + (c * taps + ky * g.kernel + kx) * positions + oy * g.outWidth
-        let src = input + (c * g.height + oy * g.stride - g.top + ky) * g.width + x0
-        for ox in xs { row[ox] = src[ox * g.stride] }
+    let (oh, ow) = (g.outHeight, g.outWidth)
+    for r in rows {
+      let (c, tap) = (r / taps, r % taps)
+      let (ky, kx) = (tap / g.kernel, tap % g.kernel)
+      let (yLo, yHi) = validRange(
+        size: g.height, outSize: oh, stride: g.stride, padding: g.top, tap: ky)
+      let (xLo, xHi) = validRange(
+        size: g.width, outSize: ow, stride: g.stride, padding: g.left, tap: kx)
+      let row = col + r * positions
+      row.update(repeating: 0, count: yLo * ow)
+      (row + yHi * ow).update(repeating: 0, count: (oh - yHi) * ow)
+      for oy in yLo..<yHi {
+        let dst = row + oy * ow
+        let src = input + (c * g.height + oy * g.stride - g.top + ky) * g.width + kx - g.left
+        dst.update(repeating: 0, count: xLo)
+        (dst + xHi).update(repeating: 0, count: ow - xHi)
+        var ox = xLo
+        if g.stride == 2 {
+          // 16 inputs for 8 outputs while the load stays inside the input row.
+          while ox + 8 <= xHi && 2 * ox + kx - g.left + 16 <= g.width {
+            let v = UnsafeRawPointer(src + 2 * ox).loadUnaligned(as: SIMD16<Float>.self)
+            dwStore(v.evenHalf, dst + ox)
+            ox += 8
+          }
+        } else if g.stride == 1 {
+          (dst + ox).update(from: src + ox, count: xHi - ox)
+          ox = xHi
+        }
+        while ox < xHi {
+          dst[ox] = src[ox * g.stride]
+          ox += 1
+        }
       }
     }
   }

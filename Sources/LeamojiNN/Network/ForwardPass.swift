@@ -42,11 +42,8 @@ struct ForwardPass: @unchecked Sendable {
         bias: p[b], input: input, output: out, activation: act, lane: lane)
     case .paddedConv(let w, let b, let inChannels, let outChannels, let g, let act):
       let col = ws.cols[s]!
-      let rows = part(inChannels, lane)
       let taps = g.kernel * g.kernel
-      Kernels.im2col(
-        g, channels: rows.count, input: input + rows.lowerBound * g.area,
-        col: col + rows.lowerBound * taps * g.outArea)
+      Kernels.im2col(g, rows: part(inChannels * taps, lane), input: input, col: col)
       if lanes > 1 { crew?.barrier() }
       product(
         rows: outChannels, columns: g.outArea, depth: inChannels * taps,
