@@ -5,20 +5,25 @@
 #   scripts/leak-check.sh                 # builds leamoji (release) in .build-leak, then checks
 #   LEAMOJI_BIN=path/to/leamoji scripts/leak-check.sh   # checks a binary built elsewhere
 #
-# Three runs, each a real analysis with the shipped model:
+# Four runs, each a real analysis. The first three use a small CNN model (the 1.2 model, kept as
+# a test fixture; LEAK_MODEL= another): the shipped model's EfficientNet-Lite0 splits each image
+# over two threads that meet at a spin barrier, which valgrind, running one thread at a time,
+# makes about 20 s per sample (with --fair-sched=yes; far longer without it). The fourth run
+# analyses two samples with the shipped model, so its threads are checked too.
 #   1. success: SampleVideos/meadow-storm.mp4 -> MovieData.json (+ poster JPEG, + .vtt), which
 #      must be written and hold the video's entry;
 #   2. damaged data: the same video cut after a third of its bytes; its index is intact, so
 #      leamoji analyses what is there, skipping damaged packets (exit status 0) — the decoder's
 #      error paths run;
 #   3. error exit: the video cut after 4 KiB, inside (or before) its index, which leamoji must
-#      reject as corrupt (exit status 65) — the early-return paths must free what they opened.
+#      reject as corrupt (exit status 65) — the early-return paths must free what they opened;
+#   4. the shipped model: SampleVideos/meadow-storm.mp4 at one sample per 15 s.
 # Each run passes only with "definitely lost: 0 bytes", "indirectly lost: 0 bytes" and no
 # memory errors (invalid reads/writes, uninitialised values, bad frees). "possibly lost" and
 # "still reachable" are printed but allowed: they are the Swift runtime's metadata caches and
 # the worker threads still alive at exit, which are never freed by design.
 #
-# Environment: LEAMOJI_BIN (skip the build), LEAK_CONFIG (release|debug, default release),
+# Environment: LEAK_MODEL (the model of runs 1-3), LEAMOJI_BIN (skip the build), LEAK_CONFIG (release|debug, default release),
 # LEAK_SCRATCH (build folder, default .build-leak), LEAK_INTERVAL (seconds between samples,
 # default 1), VALGRIND (default valgrind), SWIFT (default swift), KEEP=1 (keep the temporary
 # folder with the logs).
@@ -26,6 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VIDEO=SampleVideos/meadow-storm.mp4
+MODEL=${LEAK_MODEL:-Tests/LeamojiClassifierTests/Fixtures/leamoji-1.2.safetensors}
 CONFIG=${LEAK_CONFIG:-release}
 SCRATCH=${LEAK_SCRATCH:-.build-leak}
 INTERVAL=${LEAK_INTERVAL:-1}
@@ -61,7 +67,7 @@ run_checked() {
   local start=$SECONDS status=0
   # --errors-for-leak-kinds=definite,indirect: only real leaks (plus every memory error) turn
   # into valgrind's error status; the summary below shows the other kinds for information.
-  "$VALGRIND" --tool=memcheck --leak-check=full \
+  "$VALGRIND" --tool=memcheck --fair-sched=yes --leak-check=full \
     --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
     --error-exitcode=$VALGRIND_ERROR_STATUS --num-callers=30 --log-file="$log" \
     "$BIN" "$@" >"$WORK/$name.stdout" 2>"$WORK/$name.stderr" || status=$?
@@ -100,7 +106,8 @@ run_checked() {
 
 # 1. Success path: a full analysis writing MovieData.json, the poster and subtitles.
 mkdir -p "$WORK/ok"
-run_checked analyze 0 analyze "$VIDEO" --output "$WORK/ok/MovieData.json" --interval "$INTERVAL" --vtt
+run_checked analyze 0 analyze "$VIDEO" --model "$MODEL" --output "$WORK/ok/MovieData.json" \
+  --interval "$INTERVAL" --vtt
 if [ -s "$WORK/ok/MovieData.json" ] && grep -q '"id" : "meadow-storm"' "$WORK/ok/MovieData.json"; then
   echo "   MovieData.json written: $(grep -c '"cueAt"' "$WORK/ok/MovieData.json") markers; files: $(cd "$WORK/ok" && ls | tr '\n' ' ')"
 else
@@ -112,18 +119,25 @@ fi
 size=$(stat -c %s "$VIDEO")
 head -c $((size / 3)) "$VIDEO" >"$WORK/cut-data.mp4"
 mkdir -p "$WORK/cut-data"
-run_checked cut-data 0 analyze "$WORK/cut-data.mp4" --output "$WORK/cut-data/MovieData.json" --interval "$INTERVAL"
+run_checked cut-data 0 analyze "$WORK/cut-data.mp4" --model "$MODEL" \
+  --output "$WORK/cut-data/MovieData.json" --interval "$INTERVAL"
 echo "   leamoji said: $(tr '\n' ' ' <"$WORK/cut-data.stderr")$(head -n 1 "$WORK/cut-data.stdout")"
 
 # 3. Error exit: the first 4 KiB only (the index is cut off) must be rejected as corrupt (65).
 head -c 4096 "$VIDEO" >"$WORK/cut-index.mp4"
 mkdir -p "$WORK/cut-index"
-run_checked cut-index 65 analyze "$WORK/cut-index.mp4" --output "$WORK/cut-index/MovieData.json" --interval "$INTERVAL"
+run_checked cut-index 65 analyze "$WORK/cut-index.mp4" --model "$MODEL" \
+  --output "$WORK/cut-index/MovieData.json" --interval "$INTERVAL"
 echo "   leamoji said: $(head -n 1 "$WORK/cut-index.stderr")"
 if [ -e "$WORK/cut-index/MovieData.json" ]; then
   echo "   FAIL: a MovieData.json was written for a file that could not be read"
   failures=$((failures + 1))
 fi
+
+# 4. The shipped model (EfficientNet-Lite0 and its lane thread), two samples.
+mkdir -p "$WORK/backbone"
+run_checked backbone 0 analyze "$VIDEO" --output "$WORK/backbone/MovieData.json" --interval 15 \
+  --no-poster
 
 echo
 if [ $failures -ne 0 ]; then
