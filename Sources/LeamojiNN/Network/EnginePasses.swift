@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import LeamojiCore
 
 /// One sample's forward and backward pass over the engine's steps, on one workspace.
 extension Engine {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeamojiCore
 
 /// Softmax over class scores and the cross-entropy loss against an integer label.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeamojiCore
 
 /// Updates parameters from their gradients. Kept apart from the layers, which only know how to
 /// compute gradients; the optimizer owns any per-parameter state (momentum, Adam moments).

@@ -1,3 +1,5 @@
+import LeamojiCore
+
 /// Geometry of scene elements as signed distance functions in world coordinates.
 ///
 /// World coordinates: y runs from 0 (top of the frame) to 1 (bottom); x uses the same unit and
@@ -146,7 +148,9 @@ struct Ridge: Sendable {
   func height(at x: Float) -> Float {
     var y = Double(base)
     for w in waves {
-      y += Double(w.amplitude) * PortableMath.sin(Double(w.frequency) * Double(x) + Double(w.phase))
+      y +=
+        Double(w.amplitude)
+        * PortableMath.sceneSin(Double(w.frequency) * Double(x) + Double(w.phase))
     }
     return Float(y)
   }

@@ -1,3 +1,4 @@
+import LeamojiCore
 /// How a shape is filled: flat colours, gradients and procedural textures.
 ///
 /// Textures are evaluated in the layer's own world coordinates, so stripes, checks and noise
@@ -36,7 +37,7 @@ enum Paint: Sendable {
   {
     let rad = Double(degrees) * PortableMath.pi / 180
     return .stripes(
-      a, b, cos: Float(PortableMath.cos(rad)), sin: Float(PortableMath.sin(rad)),
+      a, b, cos: Float(PortableMath.sceneCos(rad)), sin: Float(PortableMath.sceneSin(rad)),
       period: period, duty: duty)
   }
 

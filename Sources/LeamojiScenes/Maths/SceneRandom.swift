@@ -1,3 +1,4 @@
+import LeamojiCore
 /// leamoji's own seeded random number generator: xoshiro256** seeded through SplitMix64.
 ///
 /// Why our own: the standard library's generators and its `random(in:using:)` algorithms are
@@ -13,11 +14,11 @@ public struct SceneRandom: RandomNumberGenerator, Sendable {
 
   /// A generator whose whole stream is determined by `seed` (any value, including 0).
   public init(seed: UInt64) {
-    var sm = seed
-    s0 = SceneRandom.splitMix(&sm)
-    s1 = SceneRandom.splitMix(&sm)
-    s2 = SceneRandom.splitMix(&sm)
-    s3 = SceneRandom.splitMix(&sm)
+    var sm = SplitMix64(seed: seed)
+    s0 = sm.next()
+    s1 = sm.next()
+    s2 = sm.next()
+    s3 = sm.next()
   }
 
   /// The next 64 random bits (xoshiro256**).
@@ -80,7 +81,7 @@ public struct SceneRandom: RandomNumberGenerator, Sendable {
       let v = uniform(-1, 1)
       let s = u * u + v * v
       if s > 0 && s < 1 {
-        return mean + deviation * u * (-2 * PortableMath.log(s) / s).squareRoot()
+        return mean + deviation * u * (-2 * PortableMath.sceneLog(s) / s).squareRoot()
       }
     }
   }
@@ -112,14 +113,6 @@ public struct SceneRandom: RandomNumberGenerator, Sendable {
   /// Used to derive seeds for scenes, segments and data-set items.
   public static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
     var z = a ^ (b &* 0x9E37_79B9_7F4A_7C15) ^ 0xD6E8_FEB8_6659_FD93
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  private static func splitMix(_ state: inout UInt64) -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)

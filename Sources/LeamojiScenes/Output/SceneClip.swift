@@ -135,8 +135,10 @@ struct CameraMove: Sendable {
       centerY: from.centerY + (to.centerY - from.centerY) * e,
       zoom: from.zoom + (to.zoom - from.zoom) * e)
     if shake > 0 {
-      c.centerX += shake * (PortableMath.sin(time * 7.1) + 0.5 * PortableMath.sin(time * 13.3 + 1))
-      c.centerY += shake * (PortableMath.sin(time * 5.3 + 2) + 0.5 * PortableMath.sin(time * 11.9))
+      c.centerX +=
+        shake * (PortableMath.sceneSin(time * 7.1) + 0.5 * PortableMath.sceneSin(time * 13.3 + 1))
+      c.centerY +=
+        shake * (PortableMath.sceneSin(time * 5.3 + 2) + 0.5 * PortableMath.sceneSin(time * 11.9))
     }
     return c
   }

@@ -1,3 +1,4 @@
+import LeamojiCore
 /// Outdoor scene elements: skies, sun and moon, clouds, hills, trees, flowers, rainbows, fog,
 /// lightning. All positions and sizes are in world units (frame height = 1).
 extension SceneSketch {
@@ -111,8 +112,8 @@ extension SceneSketch {
     let blobs = rng.int(in: 3...5)
     for k in 0..<blobs {
       let a = Double(k) / Double(blobs) * PortableMath.twoPi + rng.uniform(0, 1)
-      let ox = Float(PortableMath.cos(a)) * r * 0.5
-      let oy = Float(PortableMath.sin(a)) * r * 0.35
+      let ox = Float(PortableMath.sceneCos(a)) * r * 0.5
+      let oy = Float(PortableMath.sceneSin(a)) * r * 0.35
       fill(
         .circle(x: x + ox, y: cy + oy, r: r * rng.float(0.6...0.8)),
         crown.scaled(rng.float(0.9...1.08)), softness: softness, parallax: parallax)
@@ -134,8 +135,8 @@ extension SceneSketch {
     depth: Int,
     color: Color, parallax: Float
   ) {
-    let ex = x + Float(PortableMath.cos(angle)) * length
-    let ey = y + Float(PortableMath.sin(angle)) * length
+    let ex = x + Float(PortableMath.sceneCos(angle)) * length
+    let ey = y + Float(PortableMath.sceneSin(angle)) * length
     fill(.capsule(ax: x, ay: y, bx: ex, by: ey, r: width), color, parallax: parallax)
     guard depth > 0 else { return }
     let children = rng.int(in: 2...3)

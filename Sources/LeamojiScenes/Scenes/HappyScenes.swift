@@ -1,3 +1,4 @@
+import LeamojiCore
 /// Happy compositions: high-key, warm, saturated and bright, with soft shadows and lifted
 /// blacks. One family on purpose breaks "happy = bright": a festive night (fairy lights,
 /// fireworks, lit windows) is dark on average but warm, colourful and soft, so a classifier
@@ -304,8 +305,8 @@ enum HappyScenes {
       let rays = rng.int(in: 12...20)
       for k in 0..<rays {
         let angle = Double(k) / Double(rays) * PortableMath.twoPi
-        let ex = fx + Float(PortableMath.cos(angle)) * radius
-        let ey = fy + Float(PortableMath.sin(angle)) * radius
+        let ex = fx + Float(PortableMath.sceneCos(angle)) * radius
+        let ey = fy + Float(PortableMath.sceneSin(angle)) * radius
         s.fill(
           .capsule(ax: fx + (ex - fx) * 0.3, ay: fy + (ey - fy) * 0.3, bx: ex, by: ey, r: 0.003),
           c.scaled(1.4), emission: 1)

@@ -1,3 +1,4 @@
+import LeamojiCore
 /// The resolution-independent description of one generated scene: what is drawn where, how it
 /// is lit, how it is graded and how it moves. Composers build a plan from a seed; the renderer
 /// turns a plan into pixels at any size, time and camera position.
@@ -53,8 +54,8 @@ struct Motion: Sendable {
       return (vx * Float(time), vy * Float(time))
     }
     let angle = PortableMath.twoPi * Double(frequency) * time + Double(phase)
-    let s = Float(PortableMath.sin(angle))
-    let c = Float(PortableMath.cos(angle))
+    let s = Float(PortableMath.sceneSin(angle))
+    let c = Float(PortableMath.sceneCos(angle))
     return (vx * Float(time) + bobX * s, vy * Float(time) + bobY * c)
   }
 }

@@ -1,3 +1,4 @@
+import LeamojiCore
 /// Content cues of the `varied` scene set: what tells the moods apart when the lighting does
 /// not — faces with expressions, creatures with teeth and claws, fire versus fireworks, shark
 /// fins, storm fronts, screens, cars, cinema seats and credits text. Sizes are in world units
@@ -192,8 +193,8 @@ extension SceneSketch {
     let rays = rng.int(in: 12...22)
     for k in 0..<rays {
       let angle = Double(k) / Double(rays) * PortableMath.twoPi
-      let c = Float(PortableMath.cos(angle))
-      let s = Float(PortableMath.sin(angle))
+      let c = Float(PortableMath.sceneCos(angle))
+      let s = Float(PortableMath.sceneSin(angle))
       fill(
         .capsule(
           ax: x + c * radius * 0.25, ay: y + s * radius * 0.25, bx: x + c * radius,

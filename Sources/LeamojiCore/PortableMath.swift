@@ -1,5 +1,6 @@
-/// The few transcendental functions training needs, built only from `+ - * /`, rounding and
-/// exact bit-level scaling, so a model trained from a seed is the same bits on every host.
+/// Transcendental functions built only from `+ - * /`, rounding and exact bit-level scaling, so
+/// that a model trained from a seed, and a scene generated from one, are the same bits on every
+/// host. The one place leamoji computes `exp`, `log`, `sin` and `cos`.
 ///
 /// The platform's libm is not: glibc picks FMA or SSE2 variants of `exp`, `log`, `pow`, `sin`
 /// and `cos` at run time (ifunc), and other C libraries use other algorithms; each may differ
@@ -7,13 +8,13 @@
 /// a few units in the last place of a `Double` over the ranges used here (softmax, Box–Muller,
 /// the learning-rate schedule, Adam's bias correction), far below the `Float` they feed.
 public enum PortableMath {
-  static let pi = 3.141_592_653_589_793
-  static let twoPi = 6.283_185_307_179_586
+  public static let pi = 3.141_592_653_589_793
+  public static let twoPi = 6.283_185_307_179_586
   /// ln 2 split in a part with a short significand (so `k * ln2Hi` is exact for |k| < 2^20)
   /// and the rest.
   static let ln2Hi = 0.693_147_180_369_123_816_49
   static let ln2Lo = 1.908_214_929_270_587_700_02e-10
-  static let ln2 = 0.693_147_180_559_945_3
+  public static let ln2 = 0.693_147_180_559_945_3
 
   /// `x` to the power `n ≥ 0` by repeated squaring (a fixed sequence of multiplications).
   public static func power(_ x: Double, _ n: Int) -> Double {
@@ -110,4 +111,61 @@ public enum PortableMath {
 
   /// Cosine of `x` (radians).
   public static func cos(_ x: Double) -> Double { sin(x + pi / 2) }
+
+  // MARK: The scene generator's variants
+
+  /// Sine of `x` (radians) as the scene generator computes it: reduced to [-pi/2, pi/2], then
+  /// a degree-17 Taylor polynomial (about 1e-13). Not `sin`: every generated scene, the sample
+  /// videos and the models trained on them depend on these exact bits.
+  public static func sceneSin(_ x: Double) -> Double {
+    guard x.isFinite else { return .nan }
+    let k = (x / twoPi).rounded()
+    var r = x - k * twoPi  // now in about [-pi, pi]
+    if r > pi / 2 {
+      r = pi - r
+    } else if r < -pi / 2 {
+      r = -pi - r
+    }
+    let r2 = r * r
+    // Horner form of r - r^3/3! + r^5/5! - ... - r^15/15! + r^17/17!
+    var p = 1.0 / 355_687_428_096_000.0  // 1/17!
+    p = p * r2 - 1.0 / 1_307_674_368_000.0  // 1/15!
+    p = p * r2 + 1.0 / 6_227_020_800.0  // 1/13!
+    p = p * r2 - 1.0 / 39_916_800.0  // 1/11!
+    p = p * r2 + 1.0 / 362_880.0  // 1/9!
+    p = p * r2 - 1.0 / 5_040.0  // 1/7!
+    p = p * r2 + 1.0 / 120.0
+    p = p * r2 - 1.0 / 6.0
+    p = p * r2 + 1.0
+    return p * r
+  }
+
+  /// Cosine of `x` (radians) as the scene generator computes it (`sceneSin` shifted).
+  public static func sceneCos(_ x: Double) -> Double {
+    sceneSin(x + pi / 2)
+  }
+
+  /// Natural logarithm of `x > 0` as the scene generator computes it (`log` adds ln 2 in two
+  /// parts for the last bit; this does not): exact split into significand and exponent, then the
+  /// `atanh` series `log m = 2 (z + z^3/3 + z^5/5 + ...)` with `z = (m - 1) / (m + 1)`.
+  public static func sceneLog(_ x: Double) -> Double {
+    guard x > 0, x.isFinite else { return x == 0 ? -.infinity : .nan }
+    var m = x.significand  // in [1, 2)
+    var e = Double(Int(x.exponent))
+    if m > 1.414_213_562_373_095 {
+      m /= 2  // exact
+      e += 1
+    }
+    let z = (m - 1) / (m + 1)  // |z| <= 0.1716
+    let z2 = z * z
+    var sum = 0.0
+    var term = z
+    var n = 1.0
+    for _ in 0..<13 {
+      sum += term / n
+      term *= z2
+      n += 2
+    }
+    return e * ln2 + 2 * sum
+  }
 }
