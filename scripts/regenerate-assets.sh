@@ -17,7 +17,7 @@
 # classic ones being the sample videos' look); docs/model.md, "The default model (2.0)". Its card's
 # creation date is fixed (MODEL_CREATED), so the run writes the committed file again byte for
 # byte: training uses no maths library function whose last bit could differ between hosts
-# (LeamojiNN's PortableMath; docs/network-kernels.md) and the features do not depend on the
+# (LeamojiCore's PortableMath; docs/network-kernels.md) and the features do not depend on the
 # thread count. The previous default (1.2, generated scenes only) was made by this script's
 # earlier version, in git history.
 set -euo pipefail
