@@ -75,10 +75,10 @@ public struct AnalysisPlan: Sendable {
   public struct Stored: Sendable {
     /// The entry as it now is in the timeline file.
     public let movie: Movie
-    /// The (unsmoothed) label of every sample.
+    /// The label of every sample after smoothing (the timeline's, second by second).
     public let labels: [String]
-    /// Whether an entry with the same id was replaced (nil when unknown).
-    public let replaced: Bool?
+    /// Whether an entry with the same id was replaced.
+    public let replaced: Bool
     public let corruptPackets: Int
     /// How the video was decoded (for `--verbose`).
     public let decodingNote: String

@@ -175,7 +175,7 @@ struct Analyze: ParsableCommand {
 
   /// The warnings and the summary (or JSON line) of one stored video.
   private func report(_ stored: AnalysisPlan.Stored, path: String) {
-    if let replaced = stored.replaced, replaced {
+    if stored.replaced {
       Console.warning("\(path): replaced the existing entry '\(stored.movie.id)' in \(output)")
     }
     if stored.corruptPackets > 0 {
@@ -214,15 +214,4 @@ struct Analyze: ParsableCommand {
     )
     Console.printFormatted("  " + MoodStrip.render(labels, colour: Console.stdoutIsTerminal))
   }
-}
-
-/// "30 s", "2.5 s", "1 min 5 s".
-func secondsText(_ seconds: Double) -> String {
-  // Hand-written files may hold any number; Int() of a huge one would trap.
-  guard seconds.isFinite, abs(seconds) < 1e12 else { return CFormat.string("%g s", seconds) }
-  if seconds >= 60 {
-    let whole = Int(seconds.rounded())
-    return "\(whole / 60) min \(whole % 60) s"
-  }
-  return seconds == seconds.rounded() ? "\(Int(seconds)) s" : CFormat.string("%.1f s", seconds)
 }

@@ -28,17 +28,3 @@ struct ModelOptions: ParsableArguments {
     }
   }
 }
-
-/// JSON text with sorted keys and unescaped slashes and emoji.
-func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting =
-    pretty
-    ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-    : [.sortedKeys, .withoutEscapingSlashes]
-  guard let data = try? encoder.encode(value) else { return "{}" }
-  return String(decoding: data, as: UTF8.self)
-}
-
-/// A percentage with one decimal: `93.3%`.
-func percent(_ fraction: Double) -> String { CFormat.string("%.1f%%", fraction * 100) }

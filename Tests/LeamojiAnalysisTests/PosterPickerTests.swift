@@ -1,3 +1,4 @@
+import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 import Testing
