@@ -16,6 +16,8 @@ struct BackboneBenchmark {
   /// The original .pth the peers load.
   var pth = ".build/weights/efficientnet-lite0-57934424.pth"
   var script = "scripts/bench-backbone-peers.py"
+  /// Also print every step's mean and shortest time (`--steps`).
+  var eachStep = false
 
   func run() throws {
     let file: ModelFile
@@ -60,7 +62,26 @@ struct BackboneBenchmark {
           row.kind.padding(toLength: 30, withPad: " ", startingAt: 0),
           row.seconds * 1e3, rate, 100 * rate / peak))
     }
+    if eachStep { printSteps(network, peak: peak) }
     if let python { try compare(batch1: rate1, batch32: rate32, python: python) }
+  }
+
+  /// Every step timed alone at batch 1: mean and shortest time, GFLOP/s at the shortest.
+  private func printSteps(_ network: Network, peak: Double) {
+    let rows = KernelBenchmark.inferenceStepTimes(of: network, threads: threads, seconds: seconds)
+    print("  batch 1, each step (mean, shortest, GFLOP/s and share of peak at the shortest):")
+    for (s, row) in rows.enumerated() {
+      let rate =
+        row.minimumSeconds > 0 ? 2 * Double(row.multiplyAdds) / row.minimumSeconds / 1e9 : 0
+      print(
+        String(
+          format: "    %2d %@ %@ %7.1f µs %7.1f µs %6.1f GFLOP/s %3.0f %%", s,
+          row.kind.padding(toLength: 20, withPad: " ", startingAt: 0),
+          row.shape.padding(toLength: 28, withPad: " ", startingAt: 0), row.seconds * 1e6,
+          row.minimumSeconds * 1e6, rate, 100 * rate / peak))
+    }
+    let shortest = rows.reduce(0) { $0 + $1.minimumSeconds }
+    print(String(format: "    sum of the shortest times: %.2f ms", shortest * 1e3))
   }
 
   /// Runs the peers' script and prints the side-by-side table with ratios.

@@ -120,6 +120,12 @@ extension LeamojiBench {
         valueName: "path"))
     var pth = ".build/weights/efficientnet-lite0-57934424.pth"
 
+    @Flag(
+      help: ArgumentHelp(
+        "Also time every step alone: its mean and its shortest time per image (compare builds by the shortest on a shared machine)."
+      ))
+    var steps = false
+
     func validate() throws {
       guard threads.map({ $0 >= 1 }) ?? true else {
         throw ValidationError("--threads must be at least 1")
@@ -133,7 +139,8 @@ extension LeamojiBench {
       do {
         if let problem = CPURequirement.problem() { throw BenchmarkFailure(problem) }
         try BackboneBenchmark(
-          model: model, size: size, threads: workers, seconds: seconds, python: peers, pth: pth
+          model: model, size: size, threads: workers, seconds: seconds, python: peers, pth: pth,
+          eachStep: steps
         ).run()
       } catch {
         FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))

@@ -29,6 +29,12 @@ extension Kernels {
   static let tileColumns = 16
   /// `k` block: a packed `B` panel is `kBlock x 16` floats.
   static let kBlock = 256
+  /// Rows of the wide register tile (weights in place, full panels).
+  static let wideRows = 6
+  /// Products of at most this many columns (the 7x7 layers: 49) keep the 4-row tile: their
+  /// weights stream from L3 once per panel, and six weight rows at a time were slower there
+  /// (192 x 1152 x 49: 217 → 240 µs on one thread), faster everywhere else.
+  static let wideTilesMinColumns = 64
   /// The narrow tile of a last panel of at most 8 columns: 8 rows x one vector.
   static let narrowRows = 8
   static let narrowColumns = 8
@@ -144,18 +150,18 @@ extension Kernels {
     let act = activation ?? (relu ? .relu : Activation.none)
     for i in 0..<paddedRows { packedBias[i] = bias != nil && i < m ? bias![i] : 0 }
 
-    // One register tile: rows of tile `t`, columns `j0..<j0 + cols` from `panel`.
+    // One register tile: rows from `i0`, columns `j0..<j0 + cols` from `panel`.
     @inline(__always)
     func tile(
-      _ t: Int, _ j0: Int, _ cols: Int, _ panel: UnsafePointer<Float>, _ p0: Int, _ kc: Int,
+      _ i0: Int, _ j0: Int, _ cols: Int, _ panel: UnsafePointer<Float>, _ p0: Int, _ kc: Int,
       mode: GEMMStart, useBias: Bool, act: Activation
     ) {
-      let rows = min(tileRows, m - t * tileRows)
-      let tileBias = UnsafePointer(packedBias + t * tileRows)
-      let cTile = c + t * tileRows * ldc + j0
+      let rows = min(tileRows, m - i0)
+      let tileBias = UnsafePointer(packedBias + i0)
+      let cTile = c + i0 * ldc + j0
       if weightsInPlace && rows == tileRows && cols == tileColumns {
         kernel4x16(
-          k: kc, a: a + t * tileRows * aRowStride + p0, aRowStep: aRowStride, aKStep: 1,
+          k: kc, a: a + i0 * aRowStride + p0, aRowStep: aRowStride, aKStep: 1,
           b: panel, c: cTile, ldc: ldc, load: mode == .accumulate,
           bias: useBias ? tileBias : nil, activation: act)
         return
@@ -165,17 +171,17 @@ extension Kernels {
       let pa: UnsafePointer<Float>
       var (aRowStep, aKStep) = (1, tileRows)
       if weightsInPlace && rows == tileRows {
-        pa = a + t * tileRows * aRowStride + p0
+        pa = a + i0 * aRowStride + p0
         (aRowStep, aKStep) = (aRowStride, 1)
       } else if weightsInPlace {
         for p in 0..<kc {
           for r in 0..<tileRows {
-            edgeA[p * tileRows + r] = r < rows ? a[(t * tileRows + r) * aRowStride + p0 + p] : 0
+            edgeA[p * tileRows + r] = r < rows ? a[(i0 + r) * aRowStride + p0 + p] : 0
           }
         }
         pa = UnsafePointer(edgeA)
       } else {
-        pa = UnsafePointer(packedA + t * tileRows * k + p0 * tileRows)
+        pa = UnsafePointer(packedA + i0 * k + p0 * tileRows)
       }
       if rows == tileRows && cols == tileColumns {
         kernel4x16(
@@ -222,6 +228,15 @@ extension Kernels {
       }
     }
 
+    // With weights in place, full panels run 6-row tiles over rows `0..<wideRowsEnd`, chosen so
+    // that the rows left are a multiple of 4 (none, 4 or 8) when `m` is even.
+    let wideRowsEnd: Int
+    switch m % wideRows {
+    case 2: wideRowsEnd = max(0, m - 8)
+    case 4: wideRowsEnd = m - 4
+    default: wideRowsEnd = m / wideRows * wideRows
+    }
+
     var p0 = 0
     repeat {
       let kc = min(kBlock, k - p0)
@@ -242,18 +257,26 @@ extension Kernels {
             bRowStride: bRowStride, bColStride: bColStride, into: packedB)
           panel = UnsafePointer(packedB)
         }
-        var t = 0
+        var i0 = 0
         if weightsInPlace && cols <= narrowColumns {
-          // A last panel of at most 8 columns: two full row tiles at a time on one vector.
-          while (t + 2) * tileRows <= m {
-            narrowTile(
-              t * tileRows, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
-            t += 2
+          // A last panel of at most 8 columns: 8 rows at a time on one vector.
+          while i0 + narrowRows <= m {
+            narrowTile(i0, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
+            i0 += narrowRows
+          }
+        } else if weightsInPlace && cols == tileColumns && n > wideTilesMinColumns {
+          // Full panels: 6-row tiles, then 4-row ones for the last 4 or 8 rows.
+          while i0 < wideRowsEnd {
+            kernel6x16(
+              k: kc, a: a + i0 * aRowStride + p0, aRowStep: aRowStride, b: panel,
+              c: c + i0 * ldc + j0, ldc: ldc, load: mode == .accumulate,
+              bias: useBias ? UnsafePointer(packedBias + i0) : nil, activation: blockAct)
+            i0 += wideRows
           }
         }
-        while t < tiles {
-          tile(t, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
-          t += 1
+        while i0 < m {
+          tile(i0, j0, cols, panel, p0, kc, mode: mode, useBias: useBias, act: blockAct)
+          i0 += tileRows
         }
         j0 += cols
       }
@@ -430,6 +453,106 @@ extension Kernels {
     storeV8(s31, c3 + 8)
   }
 
+  /// The wide register tile, weights in place: `C[6×16] = start + Σ_p a[0..<6][p] ⊗ b[p][0..<16]`
+  /// (rows of `a` `aRowStep` apart), then the activation; twelve accumulators, 2 vector loads
+  /// and 6 broadcasts per 12 FMAs (the 4x16 tile needs 6 per 8).
+  @inline(__always)
+  private static func kernel6x16(
+    k: Int, a: UnsafePointer<Float>, aRowStep: Int, b: UnsafePointer<Float>,
+    c: UnsafeMutablePointer<Float>, ldc: Int, load: Bool, bias: UnsafePointer<Float>?,
+    activation: Activation
+  ) {
+    let c0 = c
+    let c1 = c0 + ldc
+    let c2 = c1 + ldc
+    let c3 = c2 + ldc
+    let c4 = c3 + ldc
+    let c5 = c4 + ldc
+    var s00: V8
+    var s01: V8
+    var s10: V8
+    var s11: V8
+    var s20: V8
+    var s21: V8
+    var s30: V8
+    var s31: V8
+    var s40: V8
+    var s41: V8
+    var s50: V8
+    var s51: V8
+    if load {
+      (s00, s01) = (loadV8(c0), loadV8(c0 + 8))
+      (s10, s11) = (loadV8(c1), loadV8(c1 + 8))
+      (s20, s21) = (loadV8(c2), loadV8(c2 + 8))
+      (s30, s31) = (loadV8(c3), loadV8(c3 + 8))
+      (s40, s41) = (loadV8(c4), loadV8(c4 + 8))
+      (s50, s51) = (loadV8(c5), loadV8(c5 + 8))
+    } else if let bias {
+      s00 = V8(repeating: bias[0])
+      s01 = s00
+      s10 = V8(repeating: bias[1])
+      s11 = s10
+      s20 = V8(repeating: bias[2])
+      s21 = s20
+      s30 = V8(repeating: bias[3])
+      s31 = s30
+      s40 = V8(repeating: bias[4])
+      s41 = s40
+      s50 = V8(repeating: bias[5])
+      s51 = s50
+    } else {
+      (s00, s01, s10, s11, s20, s21) = (V8(), V8(), V8(), V8(), V8(), V8())
+      (s30, s31, s40, s41, s50, s51) = (V8(), V8(), V8(), V8(), V8(), V8())
+    }
+    let a0 = a
+    let a3 = a + 3 * aRowStep
+    let (r1, r2) = (aRowStep, 2 * aRowStep)
+    var pb = b
+    for p in 0..<k {
+      let b0 = loadV8(pb)
+      let b1 = loadV8(pb + 8)
+      var x = V8(repeating: a0[p])
+      s00 = fmadd(s00, x, b0)
+      s01 = fmadd(s01, x, b1)
+      x = V8(repeating: a0[r1 + p])
+      s10 = fmadd(s10, x, b0)
+      s11 = fmadd(s11, x, b1)
+      x = V8(repeating: a0[r2 + p])
+      s20 = fmadd(s20, x, b0)
+      s21 = fmadd(s21, x, b1)
+      x = V8(repeating: a3[p])
+      s30 = fmadd(s30, x, b0)
+      s31 = fmadd(s31, x, b1)
+      x = V8(repeating: a3[r1 + p])
+      s40 = fmadd(s40, x, b0)
+      s41 = fmadd(s41, x, b1)
+      x = V8(repeating: a3[r2 + p])
+      s50 = fmadd(s50, x, b0)
+      s51 = fmadd(s51, x, b1)
+      pb += tileColumns
+    }
+    if activation != .none {
+      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
+      @inline(__always) func r(_ v: V8) -> V8 {
+        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
+      }
+      (s00, s01, s10, s11, s20, s21) = (r(s00), r(s01), r(s10), r(s11), r(s20), r(s21))
+      (s30, s31, s40, s41, s50, s51) = (r(s30), r(s31), r(s40), r(s41), r(s50), r(s51))
+    }
+    storeV8(s00, c0)
+    storeV8(s01, c0 + 8)
+    storeV8(s10, c1)
+    storeV8(s11, c1 + 8)
+    storeV8(s20, c2)
+    storeV8(s21, c2 + 8)
+    storeV8(s30, c3)
+    storeV8(s31, c3 + 8)
+    storeV8(s40, c4)
+    storeV8(s41, c4 + 8)
+    storeV8(s50, c5)
+    storeV8(s51, c5 + 8)
+  }
+
   /// The narrow register tile: `C[8×8] += Σ_p a[0..<8][p] ⊗ b[p][0..<8]` (`C` a dense 8x8
   /// block, `b` a packed panel whose first 8 columns are used), then the activation. Eight
   /// accumulators keep both FMA units busy where a 4x8 tile would wait out the FMA latency.
@@ -484,202 +607,5 @@ extension Kernels {
     storeV8(s5, c + 40)
     storeV8(s6, c + 48)
     storeV8(s7, c + 56)
-  }
-
-  // MARK: Weight gradient
-
-  /// `k` block of `gemmNT`: 4 rows of `A` and 3 of `B`, 1 KB each, stay in L1 across tiles.
-  static let dotBlock = 256
-
-  /// `C[m×n] (+)= A[m×k]·B[n×k]ᵀ` for row-major operands that are both contiguous along the long
-  /// reduction axis `k`: the weight gradient `dW = dY·colᵀ`, reduced over output positions.
-  ///
-  /// Packing either operand into the GEMM's panels would transpose it and, for the first layer
-  /// (16 x 27 outputs over 4096 positions), cost as much as the arithmetic. Here the register
-  /// tile is 4 rows x 3 columns of `C`, each an 8-lane accumulator over `k` (12 independent
-  /// FMA chains, 7 vector loads per 12 FMAs, no packing). Per block of `dotBlock` positions the
-  /// lanes are added in a fixed tree and the block sums added to `C` in block order, so the
-  /// result depends only on the sizes.
-  ///
-  /// `B`'s element `(j, p)` is at `b[j * bRowStride + (p / 16) * bPanelStride + p % 16]`:
-  /// row-major is `bRowStride = k, bPanelStride = 16`; the packed layout of `im2colPanels` is
-  /// `bRowStride = 16, bPanelStride = n * 16`.
-  static func gemmNT(
-    m: Int, n: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-    bRowStride: Int, bPanelStride: Int, c: UnsafeMutablePointer<Float>, ldc: Int,
-    start: GEMMStart
-  ) {
-    if start == .overwrite {
-      for i in 0..<m { (c + i * ldc).update(repeating: 0, count: n) }
-    }
-    var p0 = 0
-    while p0 < k {
-      let kc = min(dotBlock, k - p0)
-      var i = 0
-      while i < m {
-        let rows = min(4, m - i)
-        var j = 0
-        while j < n {
-          let cols = min(3, n - j)
-          if rows == 4 && cols == 3 {
-            dot4x3(
-              p0: p0, k: p0 + kc, a: a + i * k, lda: k, b: b + j * bRowStride, ldb: bRowStride,
-              panel: bPanelStride, c: c + i * ldc + j, ldc: ldc)
-          } else {
-            for r in 0..<rows {
-              for q in 0..<cols {
-                c[(i + r) * ldc + j + q] += dot(
-                  p0: p0, k: p0 + kc, a: a + (i + r) * k, b: b + (j + q) * bRowStride,
-                  panel: bPanelStride)
-              }
-            }
-          }
-          j += cols
-        }
-        i += rows
-      }
-      p0 += kc
-    }
-  }
-
-  /// The 8 lanes of `v` added in a fixed tree.
-  @inline(__always)
-  private static func lanes(_ v: V8) -> Float {
-    let h = v.lowHalf + v.highHalf
-    return (h[0] + h[2]) + (h[1] + h[3])
-  }
-
-  /// Offset of position `p` in a panel-addressed row (see `gemmNT`).
-  @inline(__always)
-  private static func at(_ p: Int, _ panel: Int) -> Int { (p >> 4) &* panel &+ (p & 15) }
-
-  /// One dot product over positions `p0..<k`, summed the same way as one accumulator of
-  /// `dot4x3`.
-  @inline(__always)
-  private static func dot(
-    p0: Int, k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, panel: Int
-  ) -> Float {
-    var acc = V8()
-    var p = p0
-    while p + 8 <= k {
-      acc = fmadd(acc, loadV8(a + p), loadV8(b + at(p, panel)))
-      p += 8
-    }
-    var s = lanes(acc)
-    while p < k {
-      s = fmaddScalar(s, a[p], b[at(p, panel)])
-      p += 1
-    }
-    return s
-  }
-
-  /// `C[4×3] += A[4×(p0..<k)]·B[3×(p0..<k)]ᵀ` with 12 vector accumulators (`p0` a multiple
-  /// of 16, so 8 positions from a multiple of 8 are contiguous in either layout).
-  @inline(__always)
-  private static func dot4x3(
-    p0: Int, k: Int, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
-    panel: Int, c: UnsafeMutablePointer<Float>, ldc: Int
-  ) {
-    let a0 = a
-    let a1 = a0 + lda
-    let a2 = a1 + lda
-    let a3 = a2 + lda
-    let b0 = b
-    let b1 = b0 + ldb
-    let b2 = b1 + ldb
-    var s00 = V8()
-    var s01 = V8()
-    var s02 = V8()
-    var s10 = V8()
-    var s11 = V8()
-    var s12 = V8()
-    var s20 = V8()
-    var s21 = V8()
-    var s22 = V8()
-    var s30 = V8()
-    var s31 = V8()
-    var s32 = V8()
-    var p = p0
-    while p + 8 <= k {
-      let o = at(p, panel)
-      let x0 = loadV8(b0 + o)
-      let x1 = loadV8(b1 + o)
-      let x2 = loadV8(b2 + o)
-      let y0 = loadV8(a0 + p)
-      s00 = fmadd(s00, y0, x0)
-      s01 = fmadd(s01, y0, x1)
-      s02 = fmadd(s02, y0, x2)
-      let y1 = loadV8(a1 + p)
-      s10 = fmadd(s10, y1, x0)
-      s11 = fmadd(s11, y1, x1)
-      s12 = fmadd(s12, y1, x2)
-      let y2 = loadV8(a2 + p)
-      s20 = fmadd(s20, y2, x0)
-      s21 = fmadd(s21, y2, x1)
-      s22 = fmadd(s22, y2, x2)
-      let y3 = loadV8(a3 + p)
-      s30 = fmadd(s30, y3, x0)
-      s31 = fmadd(s31, y3, x1)
-      s32 = fmadd(s32, y3, x2)
-      p += 8
-    }
-    @inline(__always) func finish(_ v: V8, _ ra: UnsafePointer<Float>, _ rb: UnsafePointer<Float>)
-      -> Float
-    {
-      var s = lanes(v)
-      for q in p..<k { s = fmaddScalar(s, ra[q], rb[at(q, panel)]) }
-      return s
-    }
-    c[0] += finish(s00, a0, b0)
-    c[1] += finish(s01, a0, b1)
-    c[2] += finish(s02, a0, b2)
-    c[ldc] += finish(s10, a1, b0)
-    c[ldc + 1] += finish(s11, a1, b1)
-    c[ldc + 2] += finish(s12, a1, b2)
-    c[2 * ldc] += finish(s20, a2, b0)
-    c[2 * ldc + 1] += finish(s21, a2, b1)
-    c[2 * ldc + 2] += finish(s22, a2, b2)
-    c[3 * ldc] += finish(s30, a3, b0)
-    c[3 * ldc + 1] += finish(s31, a3, b1)
-    c[3 * ldc + 2] += finish(s32, a3, b2)
-  }
-
-  // MARK: The FMA peak
-
-  /// Runs `iterations` steps of 12 independent 8-lane FMA chains (the same vector type and
-  /// FMA as the micro-kernel) and returns a value depending on all of them, so nothing is
-  /// optimised away. Each step is 12 x 8 x 2 = 192 FLOPs.
-  @inline(never)
-  static func fmaPeakLoop(iterations: Int, seed: Float) -> Float {
-    let x = V8(repeating: 1.000_001)
-    let y = V8(repeating: seed * 1e-7)
-    var a0 = V8(repeating: seed)
-    var a1 = a0 + 1
-    var a2 = a0 + 2
-    var a3 = a0 + 3
-    var a4 = a0 + 4
-    var a5 = a0 + 5
-    var a6 = a0 + 6
-    var a7 = a0 + 7
-    var a8 = a0 + 8
-    var a9 = a0 + 9
-    var a10 = a0 + 10
-    var a11 = a0 + 11
-    for _ in 0..<iterations {
-      a0 = fmadd(y, a0, x)
-      a1 = fmadd(y, a1, x)
-      a2 = fmadd(y, a2, x)
-      a3 = fmadd(y, a3, x)
-      a4 = fmadd(y, a4, x)
-      a5 = fmadd(y, a5, x)
-      a6 = fmadd(y, a6, x)
-      a7 = fmadd(y, a7, x)
-      a8 = fmadd(y, a8, x)
-      a9 = fmadd(y, a9, x)
-      a10 = fmadd(y, a10, x)
-      a11 = fmadd(y, a11, x)
-    }
-    let s = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)) + ((a8 + a9) + (a10 + a11))
-    return s.sum()
   }
 }

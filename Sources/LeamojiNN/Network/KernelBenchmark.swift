@@ -127,6 +127,20 @@ public enum KernelBenchmark {
 }
 
 extension KernelBenchmark {
+  /// One step of a network's inference timed alone: its mean and its shortest time per image
+  /// (the shortest is the one to compare between builds on a shared machine: other work only
+  /// ever adds time).
+  public struct StepTime: Sendable {
+    /// The kind of step: `pointwise (GEMM)`, `depthwise`, `stem (im2col + GEMM)`, `linear` or
+    /// `other (ReLU6, adds, pooling)`.
+    public var kind: String
+    /// The step's shape, e.g. `pointwise 16→96 x 12544`.
+    public var shape: String
+    public var seconds: Double
+    public var minimumSeconds: Double
+    public var multiplyAdds: Int
+  }
+
   /// The time one image spends in each kind of step of a network's inference (`pointwise`,
   /// `depthwise`, `stem (im2col)`, `other`), with its multiply-adds: for the kernels'
   /// GFLOP/s and share of the FMA peak. One sample at a time split over `threads` lanes, as
@@ -134,6 +148,18 @@ extension KernelBenchmark {
   public static func inferenceSteps(
     of network: Network, threads: Int, seconds: Double
   ) -> [(kind: String, seconds: Double, multiplyAdds: Int)] {
+    var rows: [String: (Double, Int)] = [:]
+    for step in inferenceStepTimes(of: network, threads: threads, seconds: seconds) {
+      let old = rows[step.kind] ?? (0, 0)
+      rows[step.kind] = (old.0 + step.seconds, old.1 + step.multiplyAdds)
+    }
+    return rows.map { ($0.key, $0.value.0, $0.value.1) }.sorted { $0.seconds > $1.seconds }
+  }
+
+  /// Every step of the inference timed as `inferenceSteps` does, in network order.
+  public static func inferenceStepTimes(
+    of network: Network, threads: Int, seconds: Double
+  ) -> [StepTime] {
     guard let engine = network.engine else { return [] }
     let context = engine.checkOut(.inference)
     defer { engine.checkIn(context) }
@@ -141,40 +167,88 @@ extension KernelBenchmark {
     context.reserve(samples: 0, workers: 1)
     let ws = context.workspaces[0]
     let x = [Float](repeating: 0.5, count: engine.inputCount)
-    let times = UnsafeMutablePointer<UInt64>.allocate(capacity: engine.steps.count)
-    defer { times.deallocate() }
-    times.initialize(repeating: 0, count: engine.steps.count)
+    let count = engine.steps.count
+    let one = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+    defer { one.deallocate() }
+    var total = [UInt64](repeating: 0, count: count)
+    var shortest = [UInt64](repeating: .max, count: count)
     var runs = 0
     let start = DispatchTime.now().uptimeNanoseconds
     Network.withAddresses(of: network.parameters) { p in
       x.withUnsafeBufferPointer { input in
         repeat {
+          one.initialize(repeating: 0, count: count)
           _ = engine.forward(
             input.baseAddress!, parameters: p, affine: context.affine, lanes: threads, in: ws,
-            stepNanoseconds: times)
+            stepNanoseconds: one)
+          for s in 0..<count {
+            total[s] += one[s]
+            shortest[s] = min(shortest[s], one[s])
+          }
           runs += 1
         } while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < seconds
       }
     }
-    var rows: [String: (Double, Int)] = [:]
-    for (s, step) in engine.steps.enumerated() {
+    return engine.steps.enumerated().map { s, step in
       let kind: String
+      let shape: String
       let macs: Int
       switch step.op {
       case .pointwise(_, _, let i, let o, let positions, _):
-        (kind, macs) = ("pointwise (GEMM)", i * o * positions)
+        (kind, shape, macs) = ("pointwise (GEMM)", "\(i)→\(o) x \(positions)", i * o * positions)
       case .depthwise(_, _, let c, let g, _):
         (kind, macs) = ("depthwise", c * g.kernel * g.kernel * g.outArea)
+        shape = "\(c) x \(g.height)x\(g.width), \(g.kernel)x\(g.kernel) /\(g.stride)"
       case .paddedConv(_, _, let i, let o, let g, _):
         (kind, macs) = ("stem (im2col + GEMM)", i * o * g.kernel * g.kernel * g.outArea)
+        shape = "\(i)→\(o) x \(g.outArea), \(g.kernel)x\(g.kernel) /\(g.stride)"
       case .linear(_, _, let i, let o):
-        (kind, macs) = ("linear", i * o)
+        (kind, shape, macs) = ("linear", "\(i)→\(o)", i * o)
       default:
-        (kind, macs) = ("other (ReLU6, adds, pooling)", 0)
+        (kind, shape, macs) = ("other (ReLU6, adds, pooling)", "\(step.outCount) values", 0)
       }
-      let old = rows[kind] ?? (0, 0)
-      rows[kind] = (old.0 + Double(times[s]) / 1e9 / Double(runs), old.1 + macs)
+      return StepTime(
+        kind: kind, shape: shape, seconds: Double(total[s]) / 1e9 / Double(max(1, runs)),
+        minimumSeconds: runs == 0 ? 0 : Double(shortest[s]) / 1e9, multiplyAdds: macs)
     }
-    return rows.map { ($0.key, $0.value.0, $0.value.1) }.sorted { $0.seconds > $1.seconds }
+  }
+}
+
+extension Kernels {
+  /// Runs `iterations` steps of 12 independent 8-lane FMA chains (the same vector type and
+  /// FMA as the micro-kernel) and returns a value depending on all of them, so nothing is
+  /// optimised away. Each step is 12 x 8 x 2 = 192 FLOPs.
+  @inline(never)
+  static func fmaPeakLoop(iterations: Int, seed: Float) -> Float {
+    let x = V8(repeating: 1.000_001)
+    let y = V8(repeating: seed * 1e-7)
+    var a0 = V8(repeating: seed)
+    var a1 = a0 + 1
+    var a2 = a0 + 2
+    var a3 = a0 + 3
+    var a4 = a0 + 4
+    var a5 = a0 + 5
+    var a6 = a0 + 6
+    var a7 = a0 + 7
+    var a8 = a0 + 8
+    var a9 = a0 + 9
+    var a10 = a0 + 10
+    var a11 = a0 + 11
+    for _ in 0..<iterations {
+      a0 = fmadd(y, a0, x)
+      a1 = fmadd(y, a1, x)
+      a2 = fmadd(y, a2, x)
+      a3 = fmadd(y, a3, x)
+      a4 = fmadd(y, a4, x)
+      a5 = fmadd(y, a5, x)
+      a6 = fmadd(y, a6, x)
+      a7 = fmadd(y, a7, x)
+      a8 = fmadd(y, a8, x)
+      a9 = fmadd(y, a9, x)
+      a10 = fmadd(y, a10, x)
+      a11 = fmadd(y, a11, x)
+    }
+    let s = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)) + ((a8 + a9) + (a10 + a11))
+    return s.sum()
   }
 }
