@@ -25,6 +25,7 @@ public enum IndexPage {
     <meta name="color-scheme" content="light dark">
     <title>\(WebText.html(title))</title>
     <link rel="stylesheet" href="\(prefix)leamoji.css">
+    <link rel="icon" href="\(prefix)leamoji.svg" type="image/svg+xml">
     <script src="\(prefix)leamoji.js" defer></script>
     </head>
     <body class="\(bodyClass)">

@@ -9,7 +9,8 @@ import LeamojiTimeline
 /// `leamoji report`'s work: the catalogue of a `MovieData.json` as a static web site.
 ///
 /// The site: `index.html` (poster grid), `films/<stem>.html` (one page per film, with its
-/// cues as `films/<stem>.vtt`), `leamoji.css`, `leamoji.js`, `posters/`, `thumbs/<stem>/`
+/// cues as `films/<stem>.vtt`), `leamoji.css`, `leamoji.js`, `leamoji.svg` (the icon), `posters/`,
+/// `thumbs/<stem>/`
 /// (a JPEG at each scene start) and, with `copyVideos`, `videos/`. Every file is written whole
 /// (`DurableFile`); files whose content or source did not change since the last report are
 /// not written again, and thumbnails are made only for videos that changed.
@@ -112,6 +113,7 @@ public enum ReportSite {
     let index = IndexPage.html(films: films, posterExtensions: posterExtensions)
     try site.write(Array(index.utf8), to: "index.html")
     try site.write(Array(SiteStyle.text.utf8), to: "leamoji.css")
+    try site.write(Array(SiteStyle.icon.utf8), to: "leamoji.svg")
     try site.write(Array(SiteScript.text.utf8), to: "leamoji.js")
     summary.removed = try site.finish()
     summary.written = site.written

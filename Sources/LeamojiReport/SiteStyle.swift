@@ -126,4 +126,14 @@ public enum SiteStyle {
     }
 
     """
+
+  /// `leamoji.svg`, the site's icon: the three mood colours in a rounded square.
+  public static let icon = """
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48">\
+    <rect width="48" height="48" rx="10" fill="rgb(50,50,50)"/>\
+    <rect x="6" y="20" width="12" height="8" fill="rgb(250,200,40)"/>\
+    <rect x="18" y="20" width="12" height="8" fill="rgb(140,140,140)"/>\
+    <rect x="30" y="20" width="12" height="8" fill="rgb(150,20,60)"/></svg>
+
+    """
 }

@@ -288,12 +288,20 @@ struct BrowserTests {
         const strip = document.getElementById("strip");
         strip.focus();
         strip.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+        const state = function () {
+          return [document.activeElement === strip,
+            document.getElementById("cue-emoji").textContent,
+            document.getElementById("heads-up").textContent,
+            strip.getAttribute("aria-valuetext")].join("|");
+        };
         const log = document.createElement("pre");
         log.id = "keys-log";
-        log.textContent = [document.activeElement === strip,
-          document.getElementById("cue-emoji").textContent,
-          document.getElementById("heads-up").textContent,
-          strip.getAttribute("aria-valuetext")].join("|");
+        log.textContent = state();
+        // A click at 90 % of the strip: second 9 of 10, in the scary scene.
+        const box = strip.getBoundingClientRect();
+        strip.dispatchEvent(new MouseEvent("click", {
+          clientX: box.left + box.width * 0.9, clientY: box.top + 1, bubbles: true }));
+        log.textContent += "\\n" + state();
         document.body.appendChild(log);
       });
       """, to: site.appendingPathComponent("films/check-keys.js"))
@@ -304,7 +312,8 @@ struct BrowserTests {
     #expect(!Chromium.isHidden("video-note", in: run.stdout), "the page did not say it cannot play")
     #expect(Chromium.text(ofID: "video-note", in: run.stdout)?.contains("clip.avi") == true)
     #expect(
-      Chromium.text(ofID: "keys-log", in: run.stdout) == "true|😀|😱 scary scene in 3 s|0:05, happy")
+      Chromium.text(ofID: "keys-log", in: run.stdout)
+        == "true|😀|😱 scary scene in 3 s|0:05, happy\ntrue|😱||0:09, scary")
     #expect(run.consoleLines.isEmpty, "\(run.consoleLines)")
   }
 }
