@@ -14,6 +14,7 @@ public enum FilmPage {
     /// The thumbnail of each scene (by scene index), e.g. `../thumbs/x/14.jpg`.
     public var thumbnails: [Int: String]
 
+    /// Links to the given files (none by default).
     public init(
       poster: String? = nil, video: String? = nil, videoName: String? = nil, cues: String? = nil,
       thumbnails: [Int: String] = [:]

@@ -6,6 +6,7 @@ public struct ReportScene: Equatable, Sendable {
   /// Where the scene starts and ends (the next marker, or the end of the timeline), seconds.
   public var start: Double
   public var end: Double
+  /// The marker's emoji and label.
   public var emoji: String
   public var label: String
   /// The marker's confidence, 0...1.
@@ -27,6 +28,7 @@ public struct ReportFilm: Equatable, Sendable {
   /// The scenes, in order.
   public let scenes: [ReportScene]
 
+  /// The entry's id, title and description (title = id, description "" when missing).
   public var id: String { entry.movie.id }
   public var title: String { entry.movie.title }
   public var description: String { entry.movie.description }

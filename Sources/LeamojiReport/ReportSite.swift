@@ -35,6 +35,7 @@ public enum ReportSite {
     /// Width of the scene thumbnails in pixels.
     public var thumbnailWidth = 160
 
+    /// The site of the catalogue `data` in the folder `out`.
     public init(data: String, out: String, videos: String? = nil, copyVideos: Bool = false) {
       self.data = data
       self.out = out
@@ -45,6 +46,7 @@ public enum ReportSite {
 
   /// What a run did.
   public struct Summary: Sendable, Equatable {
+    /// Films in the catalogue (each entry, entries sharing an id each counted).
     public var films = 0
     /// Files written, and files left as they were because nothing changed.
     public var written = 0

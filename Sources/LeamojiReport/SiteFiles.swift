@@ -122,9 +122,12 @@ public struct ReportError: Error, CustomStringConvertible, Sendable {
     case cannotWrite
   }
 
+  /// The line to show: the file, then the problem.
   public let message: String
+  /// What kind of problem it is.
   public let kind: Kind
 
+  /// The problem `message` of kind `kind`.
   public init(_ message: String, kind: Kind) {
     self.message = message
     self.kind = kind
