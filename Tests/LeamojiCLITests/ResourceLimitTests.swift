@@ -17,12 +17,28 @@ struct SpawnedLeamoji {
   /// A process started otherwise (through `nohup`, or a tmux client through `sh -c`).
   init(pid: pid_t) { self.pid = pid }
 
-  /// Waits for the end; the raw wait status and the peak resident memory in KiB.
+  /// Waits for the end; the raw wait status and the process's peak resident memory in KiB.
+  ///
+  /// The peak is the largest `VmHWM` of `/proc/PID/status` read every 2 ms while it runs, not
+  /// wait4's `ru_maxrss`: posix_spawn starts the child in the test process's address space
+  /// (vfork-style), and the kernel records that address space's peak, the whole test run's,
+  /// as the child's own when it execs.
   func wait() -> (status: Int32, peakKiB: Int) {
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    return (status, Int(usage.ru_maxrss))
+    var peak = 0
+    while true {
+      if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kib = Int(
+          line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+      {
+        peak = max(peak, kib)
+      }
+      let reaped = waitpid(pid, &status, WNOHANG)
+      if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+      usleep(2000)
+    }
+    return (status, peak)
   }
 
   /// Whether the process is still running (not yet reaped).
