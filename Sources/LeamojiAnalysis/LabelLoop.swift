@@ -20,7 +20,7 @@ public final class LabelLoop {
 
   private let session: LabelSession
   private let labels: [Label]
-  private let letters: [Character?]
+  private let keys: LabelKeys
   private let fixedSize: PixelSize?
   private var canvas = HalfBlockCanvas(columns: 80, rows: 24, reservedBottomRows: LabelView.rows)
   private var pictures: LabelPictures
@@ -32,7 +32,7 @@ public final class LabelLoop {
     self.session = session
     self.labels = labels
     self.fixedSize = fixedSize
-    letters = LabelView.letters(for: labels, reserved: Self.commandKeys)
+    keys = LabelKeys(labels: labels, reserved: Self.commandKeys)
     pictures = LabelPictures { _ in PixelSize(width: 1, height: 1) }
   }
 
@@ -79,12 +79,7 @@ public final class LabelLoop {
         default:
           message = "nothing to undo"
         }
-      } else if let digit = character.wholeNumberValue, (1...9).contains(digit),
-        digit <= labels.count
-      {
-        try decide(labels[digit - 1].name, terminal)
-        return false
-      } else if let index = letters.firstIndex(where: { $0 == Character(character.lowercased()) }) {
+      } else if let index = keys.label(for: character) {
         try decide(labels[index].name, terminal)
         return false
       } else {
@@ -153,7 +148,7 @@ public final class LabelLoop {
     return LabelPanel(
       heading: heading, guess: session.currentItem?.prediction.label,
       confidence: session.currentItem?.confidence ?? 0,
-      choices: zip(labels, letters).map { ($0, $1) }, counts: parts.joined(separator: "   "),
+      choices: zip(labels, keys.letters).map { ($0, $1) }, counts: parts.joined(separator: "   "),
       message: message,
       keys: "Enter/space accept guess · x skip · u undo · ←/→ move · q save and quit")
   }

@@ -22,7 +22,7 @@ public final class ReviewLoop {
 
   private let session: ReviewSession
   private let labels: [Label]
-  private let letters: [Character?]
+  private let keys: LabelKeys
   private let fixedSize: PixelSize?
   private var canvas = HalfBlockCanvas(columns: 80, rows: 24, reservedBottomRows: LabelView.rows)
   private var pictures = LabelPictures { _ in PixelSize(width: 1, height: 1) }
@@ -34,7 +34,7 @@ public final class ReviewLoop {
     labels = session.labels.map { name in
       Label(name: name, emoji: session.movie.markers.first { $0.label == name }?.emoji)
     }
-    letters = LabelView.letters(for: labels, reserved: Self.commandKeys)
+    keys = LabelKeys(labels: labels, reserved: Self.commandKeys)
     self.fixedSize = fixedSize
   }
 
@@ -69,12 +69,7 @@ public final class ReviewLoop {
           message = "nothing to undo"
         }
         return true
-      } else if let digit = character.wholeNumberValue, (1...9).contains(digit),
-        digit <= labels.count
-      {
-        try set(labels[digit - 1].name, terminal)
-        return true
-      } else if let index = letters.firstIndex(where: { $0 == Character(character.lowercased()) }) {
+      } else if let index = keys.label(for: character) {
         try set(labels[index].name, terminal)
         return true
       } else {
@@ -162,7 +157,7 @@ public final class ReviewLoop {
       "corrections this run \(session.edits.count) · earlier \(session.earlierEdits.count)"
     return LabelPanel(
       heading: heading, guess: Label(name: marker.label, emoji: marker.emoji),
-      confidence: marker.confidence, choices: zip(labels, letters).map { ($0, $1) },
+      confidence: marker.confidence, choices: zip(labels, keys.letters).map { ($0, $1) },
       counts: counts, message: message,
       keys: "label key: set to end of scene · ↑/↓ k/j scenes · ←/→ seconds · u undo · q quit",
       guessCaption: "timeline")

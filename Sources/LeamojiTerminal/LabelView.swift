@@ -58,13 +58,7 @@ public enum LabelView {
   /// label starts with it and it is not in `reserved` (keys with another meaning, such as
   /// `x`, `u` and `q`).
   public static func letters(for labels: [Label], reserved: Set<Character>) -> [Character?] {
-    let firsts = labels.map { $0.name.first.map { Character($0.lowercased()) } }
-    return firsts.map { letter in
-      guard let letter, letter.isASCII, letter.isLetter, !reserved.contains(letter),
-        firsts.filter({ $0 == letter }).count == 1
-      else { return nil }
-      return letter
-    }
+    LabelKeys(labels: labels, reserved: reserved).letters
   }
 
   /// The overlay for `panel` on a `columns` x `rows` screen.
@@ -97,5 +91,34 @@ public enum LabelView {
     }
     layer.write(panel.keys, row: top + 4, column: 1, foreground: dim, background: panelBackground)
     return layer
+  }
+}
+
+/// The keys that pick a label in `label` and `review`: `1`…`9` for the first nine labels, and
+/// each label's first letter (lower or upper case) when no other label starts with it and it
+/// is not one of the screen's command keys.
+public struct LabelKeys: Sendable {
+  /// Per label, its letter key, or nil.
+  public let letters: [Character?]
+  private let count: Int
+
+  /// The keys for `labels`, leaving `reserved` (command keys such as `u` and `q`) alone.
+  public init(labels: [Label], reserved: Set<Character>) {
+    let firsts = labels.map { $0.name.first.map { Character($0.lowercased()) } }
+    letters = firsts.map { letter in
+      guard let letter, letter.isASCII, letter.isLetter, !reserved.contains(letter),
+        firsts.filter({ $0 == letter }).count == 1
+      else { return nil }
+      return letter
+    }
+    count = labels.count
+  }
+
+  /// The index of the label `character` picks, or nil.
+  public func label(for character: Character) -> Int? {
+    if let digit = character.wholeNumberValue, (1...9).contains(digit), digit <= count {
+      return digit - 1
+    }
+    return letters.firstIndex { $0 == Character(character.lowercased()) }
   }
 }

@@ -5,6 +5,14 @@ import Testing
 
 @Suite("Labelling panel")
 struct LabelViewTests {
+  @Test("label keys: digits for the first nine labels, letters when unique, either case")
+  func labelKeys() {
+    let keys = LabelKeys(labels: Label.standard, reserved: ["x", "u", "q"])
+    #expect(keys.label(for: "1") == 0 && keys.label(for: "3") == 2 && keys.label(for: "4") == nil)
+    #expect(keys.label(for: "s") == 2 && keys.label(for: "S") == 2 && keys.label(for: "x") == nil)
+    #expect(keys.label(for: "0") == nil && keys.label(for: "u") == nil)
+  }
+
   @Test("label letters: the first letter when unique and not a command key")
   func letters() {
     #expect(LabelView.letters(for: Label.standard, reserved: ["x", "u", "q"]) == ["h", "n", "s"])
