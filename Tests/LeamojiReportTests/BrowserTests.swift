@@ -41,6 +41,7 @@ struct BrowserTests {
   /// scene (seek-ahead 0), two markers in one second, the app's markers, a custom label.
   static func edgeFilms() throws -> [ReportFilm] {
     let folder = try ReportFixtures.folder("edges")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(
       """
@@ -85,6 +86,7 @@ struct BrowserTests {
   func cueLogicAgrees() throws {
     let films = try Self.edgeFilms() + Self.sampleFilms()
     let folder = try ReportFixtures.folder("cues")
+    defer { try? FileManager.default.removeItem(at: folder) }
     var groups: [String] = []
     var expected: [String] = []
     for film in films {
@@ -238,6 +240,7 @@ struct BrowserTests {
   @Test("the index has one card per film with escaped titles, and hostile pages load cleanly")
   func hostileSite() throws {
     let folder = try ReportFixtures.folder("hostile-browser")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(ReportFixtures.hostileCatalogue, to: data)
     let site = folder.appendingPathComponent("site")
@@ -261,6 +264,7 @@ struct BrowserTests {
     "a video the browser cannot play: the page says so; the strip's keys still drive the overlay")
   func unplayableVideo() throws {
     let folder = try ReportFixtures.folder("unplayable")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let ffmpeg = Process()
     ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     ffmpeg.arguments = [

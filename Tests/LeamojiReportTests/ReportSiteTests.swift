@@ -28,6 +28,7 @@ struct ReportSiteTests {
   @Test("hostile titles, ids, labels and descriptions are escaped everywhere")
   func hostileEntries() throws {
     let folder = try ReportFixtures.folder("hostile")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
     let summary = try Self.build(ReportFixtures.hostileCatalogue, in: folder, stills: stills)
     #expect(summary.films == 6)
@@ -60,6 +61,7 @@ struct ReportSiteTests {
   @Test("entries the app or a person wrote are shown as list shows them")
   func appEntries() throws {
     let folder = try ReportFixtures.folder("app")
+    defer { try? FileManager.default.removeItem(at: folder) }
     _ = try Self.build(ReportFixtures.hostileCatalogue, in: folder, stills: .init())
     let site = folder.appendingPathComponent("site")
     let alice = try ReportFixtures.read(site.appendingPathComponent("films/AliceInWonderland.html"))
@@ -76,6 +78,7 @@ struct ReportSiteTests {
   @Test("a second report writes nothing; a changed film rewrites its page and the index only")
   func incremental() throws {
     let folder = try ReportFixtures.folder("incremental")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
     let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
     let videos = ["meadow-storm.mp4", "night-walk.mp4", "party-cellar.mp4"]
@@ -110,6 +113,7 @@ struct ReportSiteTests {
   @Test("--copy-videos copies each video into videos/ once and links the page to the copy")
   func copyVideos() throws {
     let folder = try ReportFixtures.folder("copy")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(catalogue, to: data)
@@ -137,6 +141,7 @@ struct ReportSiteTests {
   @Test("a film removed from the catalogue loses its page and thumbnails")
   func removal() throws {
     let folder = try ReportFixtures.folder("removal")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
     let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
     _ = try Self.build(catalogue, in: folder, videos: ["night-walk.mp4"], stills: stills)
@@ -170,6 +175,7 @@ struct ReportSiteTests {
   @Test("bad input: clear errors, and nothing of the user's is overwritten")
   func badInput() throws {
     let folder = try ReportFixtures.folder("bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let site = folder.appendingPathComponent("site")
     let missing = Self.failure(data: folder.appendingPathComponent("none.json"), out: site)
     #expect(missing?.kind == .noInput)
@@ -193,6 +199,7 @@ struct ReportSiteTests {
   @Test("scenes made by a person's correction are marked edited")
   func editedScenes() throws {
     let folder = try ReportFixtures.folder("edited")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let catalogue = """
       [ { "id" : "f", "duration" : 20, "seekAhead" : 5, "model" : { "labels" : [], "sha256" : "x" },
           "markers" : [ { "second" : 0, "label" : "scary" }, { "second" : 6, "label" : "happy" },
@@ -211,6 +218,7 @@ struct ReportSiteTests {
   @Test("the index of 1,000 generated films is under 100 KB")
   func indexSize() throws {
     let folder = try ReportFixtures.folder("thousand")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let data = try GeneratedCatalogue.write(count: 1000, to: folder.path)
     let out = folder.appendingPathComponent("site")
     let summary = try ReportSite.build(
@@ -223,6 +231,5 @@ struct ReportSiteTests {
     let posters = try FileManager.default.contentsOfDirectory(
       atPath: out.appendingPathComponent("posters").path)
     #expect(posters.count == 1000)
-    try? FileManager.default.removeItem(at: folder)
   }
 }
