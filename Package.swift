@@ -67,13 +67,28 @@ let package = Package(
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
-    // The work itself, for any front end: analysing a video (sampling, batched classification,
-    // markers, poster, store update), playing one in the terminal, exporting frames, reading
-    // images and models. Its errors are one `LeamojiError` type with a kind.
+    // Analysing a video, for any front end: sampling, batched classification, markers, poster,
+    // store update; also exporting frames and scene stills, reading images and models. Its
+    // errors are one `LeamojiError` type with a kind, which the two libraries below share.
     .target(
       name: "LeamojiAnalysis",
       dependencies: [
         "LeamojiCore", "LeamojiVideo", "LeamojiClassifier", "LeamojiTimeline", "LeamojiTerminal",
+      ]
+    ),
+    // `label` and `review`: their sessions, journal, screens and key loop.
+    .target(
+      name: "LeamojiLabelling",
+      dependencies: [
+        "LeamojiAnalysis", "LeamojiCore", "LeamojiVideo", "LeamojiClassifier", "LeamojiTimeline",
+        "LeamojiTerminal",
+      ]
+    ),
+    // `play`: the playback session and the player's loop in the terminal.
+    .target(
+      name: "LeamojiPlayback",
+      dependencies: [
+        "LeamojiAnalysis", "LeamojiCore", "LeamojiVideo", "LeamojiTimeline", "LeamojiTerminal",
       ]
     ),
     // The command-line tool: parses arguments, prints, maps errors to exit statuses. It imports
@@ -81,8 +96,8 @@ let package = Package(
     .executableTarget(
       name: "leamoji",
       dependencies: [
-        "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline",
-        "LeamojiTerminal", "LeamojiReport",
+        "LeamojiCore", "LeamojiAnalysis", "LeamojiLabelling", "LeamojiPlayback",
+        "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline", "LeamojiTerminal", "LeamojiReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -122,7 +137,10 @@ let package = Package(
       dependencies: ["LeamojiScenes", "LeamojiClassifier", "LeamojiCore"]),
     .testTarget(
       name: "LeamojiAnalysisTests",
-      dependencies: ["LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore"]),
+      dependencies: [
+        "LeamojiAnalysis", "LeamojiLabelling", "LeamojiPlayback", "LeamojiClassifier",
+        "LeamojiTimeline", "LeamojiCore",
+      ]),
     .testTarget(
       name: "LeamojiReportTests",
       dependencies: [

@@ -2,6 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiLabelling
+import LeamojiTerminal
 
 #if canImport(Glibc)
   import Glibc
@@ -76,7 +78,7 @@ struct LabelFrames: ParsableCommand {
   }
 
   func run() throws {
-    guard PlaybackSession.hasTerminal else {
+    guard TerminalSession.isTerminal() else {
       throw CommandFailure(
         "label needs a terminal (stdin and stdout); to write frames without one use: "
           + "leamoji frames VIDEO --out FOLDER", status: .usage)

@@ -3,6 +3,7 @@ import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiPlayback
 import LeamojiTimeline
 
 /// `leamoji play`: the video in the terminal with its emoji timeline.

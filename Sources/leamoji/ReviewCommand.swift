@@ -2,6 +2,8 @@ import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiLabelling
+import LeamojiTerminal
 import LeamojiTimeline
 
 /// `leamoji review`: correct an analysed video's timeline in the terminal.
@@ -52,7 +54,7 @@ struct Review: ParsableCommand {
   }
 
   func run() throws {
-    guard PlaybackSession.hasTerminal else {
+    guard TerminalSession.isTerminal() else {
       throw CommandFailure(
         "review needs a terminal (stdin and stdout); to see the timeline without one use: "
           + "leamoji timeline VIDEO", status: .usage)

@@ -2,6 +2,7 @@ import Foundation
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiLabelling
 import Testing
 
 @Suite("label: decisions, test share, undo and the journal")

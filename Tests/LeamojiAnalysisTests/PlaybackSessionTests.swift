@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiPlayback
 import Testing
 
 /// Opening only: playing needs a terminal and is covered by the tmux tests in LeamojiCLITests.

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiLabelling
 import LeamojiTimeline
 import Testing
 

@@ -1,3 +1,4 @@
+import LeamojiAnalysis
 import LeamojiTerminal
 
 /// The full-screen event loop `label` and `review` share: takes the terminal, draws, then reads

@@ -1,3 +1,4 @@
+import LeamojiAnalysis
 import LeamojiCore
 import LeamojiTerminal
 import LeamojiTimeline

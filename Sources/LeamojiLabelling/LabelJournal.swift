@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeamojiAnalysis
 import LeamojiCore
 
 /// The record of every decision `leamoji label` made into a folder, kept in the folder as

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTerminal
