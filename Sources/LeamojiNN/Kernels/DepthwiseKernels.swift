@@ -89,6 +89,10 @@ extension Kernels {
             dwStore(dwLoad(row + x), dst + x)
             x += 8
           }
+          if x + 4 <= g.width {
+            dw4Store(UnsafeRawPointer(row + x).loadUnaligned(as: SIMD4<Float>.self), dst + x)
+            x += 4
+          }
           while x < g.width {
             dst[x] = row[x]
             x += 1
