@@ -102,6 +102,19 @@ public struct Classifier: Sendable {
   /// (`Network.splitsOneSample`): worth more than one thread even for one image.
   public var splitsOneImage: Bool { network.splitsOneSample }
 
+  /// Layers with weights (convolutions, linear layers, batch norms), as `--freeze` counts them.
+  public var layersWithWeights: Int { network.layers.filter { !$0.parameters.isEmpty }.count }
+
+  /// Weights and biases in all, for `leamoji model`.
+  public var parameterCount: Int { network.parameterCount }
+
+  /// Whether this network can be a backbone for a head (`train --backbone`): MobileNet-style,
+  /// split over threads for one image, and ending in a linear layer that a head replaces.
+  public var isBackbone: Bool {
+    guard splitsOneImage, case .linear = network.specs.last else { return false }
+    return true
+  }
+
   /// Predictions for `images`, in order, in batches of 64. The result for an image does not
   /// depend on the batch it is in, nor on `threads`.
   /// - Throws: `ClassifierError.imageSize` when an image is not `inputSize`.

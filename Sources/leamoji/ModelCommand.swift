@@ -55,11 +55,10 @@ struct Model: ParsableCommand {
     }
     let classifier = model.classifier
     let input = "3x\(classifier.inputSize.height)x\(classifier.inputSize.width)"
-    let network = classifier.network
     let report = Report(
       file: path, sha256: model.sha256, labels: classifier.labelNames,
-      emoji: classifier.labels.map(\.emoji), input: input, parameters: network.parameterCount,
-      layersWithWeights: network.layers.filter { !$0.parameters.isEmpty }.count,
+      emoji: classifier.labels.map(\.emoji), input: input, parameters: classifier.parameterCount,
+      layersWithWeights: classifier.layersWithWeights,
       card: classifier.card)
     if json {
       Console.printJSON(jsonText(report))

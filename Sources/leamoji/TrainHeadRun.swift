@@ -35,8 +35,7 @@ extension Train {
       } catch {
         throw CommandFailure(error)
       }
-      guard model.classifier.splitsOneImage, case .linear = model.classifier.network.specs.last
-      else {
+      guard model.classifier.isBackbone else {
         throw CommandFailure(
           "\(file): not a pretrained backbone (a MobileNet-style network ending in a linear layer, such as Models/efficientnet-lite0.safetensors)",
           status: .badInput)

@@ -103,7 +103,7 @@ extension Train {
       return try runHead(backboneFile: nil, base: base)
     }
     if let base {
-      let weighted = base.classifier.network.layers.filter { !$0.parameters.isEmpty }.count
+      let weighted = base.classifier.layersWithWeights
       guard freeze < weighted else {
         throw CommandFailure(
           "--freeze \(freeze): \(self.`init`!) has \(weighted) layers with weights and the last one must train (use 0 to \(weighted - 1))",
