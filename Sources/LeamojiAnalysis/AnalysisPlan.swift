@@ -129,6 +129,7 @@ public struct AnalysisPlan: Sendable {
       path: path, classifier: classifier, interval: options.interval, threads: options.threads,
       wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
     var encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
+    encoder.interval = options.interval
     encoder.scaryThreshold = options.sensitivity.scaryThreshold(
       tuned: classifier.card.scaryThreshold)
     let timeline = encoder.encode(analysis.scores)

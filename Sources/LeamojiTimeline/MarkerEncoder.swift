@@ -12,7 +12,8 @@ import LeamojiCore
 ///    relabelled as an adjacent run of at least that length — the one whose label is more
 ///    probable over the flicker's samples — shortest flicker first. Runs that are long enough
 ///    are never relabelled. In samples the threshold is ⌈minimumSceneLength / interval⌉, the
-///    interval being the median gap between consecutive samples. See `SceneSmoother` for the
+///    interval being `interval` when the caller knows it (analyze does), else the median gap
+///    between consecutive samples. See `SceneSmoother` for the
 ///    exact rule, its tie-breaks and the why.
 /// 3. One marker per scene, at its first sample; the first marker is at the first sample.
 ///    `confidence` is the mean probability of the scene's label over the scene's samples
@@ -27,6 +28,8 @@ public struct MarkerEncoder: Sendable {
   /// The scary probability from which a sample is scary (labels without `scary` ignore it);
   /// nil: the most probable label.
   public var scaryThreshold: Double? = nil
+  /// Seconds between samples, when known (the sampler's); nil: the median gap between samples.
+  public var interval: Double? = nil
 
   /// - Precondition: `labels` is not empty, `seekAhead >= 0`, `minimumSceneLength >= 0`.
   public init(labels: [Label], seekAhead: Double = 5, minimumSceneLength: Double = 2) {
@@ -63,7 +66,7 @@ public struct MarkerEncoder: Sendable {
       others[scary] = -1
       return Self.argmax(others)
     }
-    let interval = Self.typicalInterval(ordered.map(\.second))
+    let interval = self.interval ?? Self.typicalInterval(ordered.map(\.second))
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
       labels: raw, probabilities: rows)

@@ -245,4 +245,24 @@ struct MarkerEncoderTests {
     }
     return shortest
   }
+
+  @Test("a known interval sets the flicker length; without it the median gap between samples does")
+  func knownInterval() {
+    // Samples every 0.5 s, but one gap of 4 s: the median gap is still 0.5 s.
+    let seconds = [0, 0.5, 1, 1.5, 2, 6, 6.5, 7, 7.5]
+    let labels = "hhhhshhhh"
+    let scores = zip(seconds, labels).map { second, letter in
+      SecondScore(
+        second: second,
+        probabilities: letter == "h" ? [0.8, 0.1, 0.1] : [0.1, 0.1, 0.8])
+    }
+    let guessed = MarkerEncoder(labels: Label.standard).encode(scores)
+    var told = MarkerEncoder(labels: Label.standard)
+    told.interval = 0.5
+    #expect(told.encode(scores) == guessed, "the same interval, told or guessed")
+    // Told 4 s between samples, a lone sample is a scene of 4 s: it stays.
+    told.interval = 4
+    #expect(told.encode(scores).markers.map(\.label) == ["happy", "scary", "happy"])
+    #expect(guessed.markers.map(\.label) == ["happy"], "one 0.5 s sample is flicker")
+  }
 }
