@@ -72,6 +72,18 @@ extension Kernels {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: V8.self)
   }
 
+  /// The upper bound of an activation: 6 for ReLU6, infinity for ReLU.
+  @inline(__always)
+  static func activationCap(_ activation: Activation) -> V8 {
+    V8(repeating: activation == .relu6 ? 6 : .infinity)
+  }
+
+  /// max(v, 0) with NaN → 0, as the ReLU layer, then capped at `cap`.
+  @inline(__always)
+  static func act(_ v: V8, _ cap: V8) -> V8 {
+    v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
+  }
+
   /// How the accumulators of `C` start.
   enum GEMMStart {
     /// `C = A·B` (plus the bias, when one is given).
@@ -429,19 +441,9 @@ extension Kernels {
       pb += 16
     }
     if activation != .none {
-      // max(x, 0) with NaN → 0, as the ReLU layer; ReLU6 then caps at 6.
-      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
-      @inline(__always) func r(_ v: V8) -> V8 {
-        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
-      }
-      s00 = r(s00)
-      s01 = r(s01)
-      s10 = r(s10)
-      s11 = r(s11)
-      s20 = r(s20)
-      s21 = r(s21)
-      s30 = r(s30)
-      s31 = r(s31)
+      let cap = activationCap(activation)
+      (s00, s01, s10, s11) = (act(s00, cap), act(s01, cap), act(s10, cap), act(s11, cap))
+      (s20, s21, s30, s31) = (act(s20, cap), act(s21, cap), act(s30, cap), act(s31, cap))
     }
     storeV8(s00, c0)
     storeV8(s01, c0 + 8)
@@ -532,12 +534,10 @@ extension Kernels {
       pb += tileColumns
     }
     if activation != .none {
-      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
-      @inline(__always) func r(_ v: V8) -> V8 {
-        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
-      }
-      (s00, s01, s10, s11, s20, s21) = (r(s00), r(s01), r(s10), r(s11), r(s20), r(s21))
-      (s30, s31, s40, s41, s50, s51) = (r(s30), r(s31), r(s40), r(s41), r(s50), r(s51))
+      let cap = activationCap(activation)
+      (s00, s01, s10, s11) = (act(s00, cap), act(s01, cap), act(s10, cap), act(s11, cap))
+      (s20, s21, s30, s31) = (act(s20, cap), act(s21, cap), act(s30, cap), act(s31, cap))
+      (s40, s41, s50, s51) = (act(s40, cap), act(s41, cap), act(s50, cap), act(s51, cap))
     }
     storeV8(s00, c0)
     storeV8(s01, c0 + 8)
@@ -586,18 +586,9 @@ extension Kernels {
       pb += tileColumns
     }
     if activation != .none {
-      let cap = V8(repeating: activation == .relu6 ? 6 : .infinity)
-      @inline(__always) func r(_ v: V8) -> V8 {
-        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: cap, where: v .> cap)
-      }
-      s0 = r(s0)
-      s1 = r(s1)
-      s2 = r(s2)
-      s3 = r(s3)
-      s4 = r(s4)
-      s5 = r(s5)
-      s6 = r(s6)
-      s7 = r(s7)
+      let cap = activationCap(activation)
+      (s0, s1, s2, s3) = (act(s0, cap), act(s1, cap), act(s2, cap), act(s3, cap))
+      (s4, s5, s6, s7) = (act(s4, cap), act(s5, cap), act(s6, cap), act(s7, cap))
     }
     storeV8(s0, c)
     storeV8(s1, c + 8)
