@@ -95,7 +95,7 @@ struct MovieIDDecompositionTests {
 
   /// Where the generated table lives in the repository.
   static let tablePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../Sources/LeamojiTimeline/SlugDecompositionTable.swift")
+    .appendingPathComponent("../../Sources/LeamojiTimeline/Ids/SlugDecompositionTable.swift")
     .standardizedFileURL.path
 
   /// The table's source as Foundation's NFKD gives it today: every scalar whose decomposition
