@@ -64,35 +64,14 @@ public enum PortableMath {
   /// `atanh` series `log m = 2 (z + z³/3 + z⁵/5 + …)` with `z = (m - 1) / (m + 1)`.
   public static func log(_ x: Double) -> Double {
     guard x > 0, x.isFinite else { return x == 0 ? -.infinity : (x == .infinity ? x : .nan) }
-    var m = x.significand  // [1, 2); subnormals are normalised by `significand`/`exponent`
-    var e = Double(Int(x.exponent))
-    if m > 1.414_213_562_373_095 {
-      m /= 2  // exact
-      e += 1
-    }
-    let z = (m - 1) / (m + 1)  // |z| ≤ 0.1716
-    let z2 = z * z
-    var sum = 0.0
-    var term = z
-    var n = 1.0
-    for _ in 0..<13 {
-      sum += term / n
-      term *= z2
-      n += 2
-    }
+    let (e, sum) = logParts(x)
     return (e * ln2Hi + 2 * sum) + e * ln2Lo
   }
 
   /// Sine of `x` (radians): reduced to [-π/2, π/2], then a degree-23 Taylor polynomial.
   public static func sin(_ x: Double) -> Double {
     guard x.isFinite else { return .nan }
-    let k = (x / twoPi).rounded()
-    var r = x - k * twoPi
-    if r > pi / 2 {
-      r = pi - r
-    } else if r < -pi / 2 {
-      r = -pi - r
-    }
+    let r = sineArgument(x)
     let r2 = r * r
     var p = -1.0 / 25_852_016_738_884_976_640_000.0  // -1/23!
     p = p * r2 + 1.0 / 51_090_942_171_709_440_000.0  // 1/21!
@@ -119,13 +98,7 @@ public enum PortableMath {
   /// videos and the models trained on them depend on these exact bits.
   public static func sceneSin(_ x: Double) -> Double {
     guard x.isFinite else { return .nan }
-    let k = (x / twoPi).rounded()
-    var r = x - k * twoPi  // now in about [-pi, pi]
-    if r > pi / 2 {
-      r = pi - r
-    } else if r < -pi / 2 {
-      r = -pi - r
-    }
+    let r = sineArgument(x)
     let r2 = r * r
     // Horner form of r - r^3/3! + r^5/5! - ... - r^15/15! + r^17/17!
     var p = 1.0 / 355_687_428_096_000.0  // 1/17!
@@ -150,13 +123,36 @@ public enum PortableMath {
   /// `atanh` series `log m = 2 (z + z^3/3 + z^5/5 + ...)` with `z = (m - 1) / (m + 1)`.
   public static func sceneLog(_ x: Double) -> Double {
     guard x > 0, x.isFinite else { return x == 0 ? -.infinity : .nan }
-    var m = x.significand  // in [1, 2)
+    let (e, sum) = logParts(x)
+    return e * ln2 + 2 * sum
+  }
+
+  // MARK: Shared steps
+
+  /// Finite `x` reduced to [-π/2, π/2] with the same sine: `x - k·2π` in about [-π, π], then
+  /// folded about ±π/2.
+  private static func sineArgument(_ x: Double) -> Double {
+    let k = (x / twoPi).rounded()
+    var r = x - k * twoPi
+    if r > pi / 2 {
+      r = pi - r
+    } else if r < -pi / 2 {
+      r = -pi - r
+    }
+    return r
+  }
+
+  /// For finite `x > 0`, `e` and `s` with `log x = e·ln 2 + 2s`: an exact split `x = m·2^e`
+  /// with m in (√2/2, √2] (subnormals are normalised by `significand`/`exponent`), and `s` the
+  /// `atanh` series `z + z³/3 + z⁵/5 + …` (13 terms) with `z = (m - 1) / (m + 1)`, |z| ≤ 0.1716.
+  private static func logParts(_ x: Double) -> (exponent: Double, series: Double) {
+    var m = x.significand
     var e = Double(Int(x.exponent))
     if m > 1.414_213_562_373_095 {
       m /= 2  // exact
       e += 1
     }
-    let z = (m - 1) / (m + 1)  // |z| <= 0.1716
+    let z = (m - 1) / (m + 1)
     let z2 = z * z
     var sum = 0.0
     var term = z
@@ -166,6 +162,6 @@ public enum PortableMath {
       term *= z2
       n += 2
     }
-    return e * ln2 + 2 * sum
+    return (e, sum)
   }
 }
