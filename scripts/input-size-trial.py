@@ -21,11 +21,20 @@ import os
 import sys
 import time
 
+import importlib.util
+
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import efficientnet_reference as ref  # noqa: E402
+
+# The ROC area `make real-check` reports (scripts/real-check-report.py), not a second one.
+_spec = importlib.util.spec_from_file_location(
+    "real_check_report", os.path.join(HERE, "real-check-report.py"))
+real_check_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(real_check_report)
 
 
 def load_image(path, size):
@@ -58,19 +67,6 @@ def train_head(x, y, steps=600, rate=0.5):
     return lambda z: 1 / (1 + np.exp(-(((z - mean) / std) @ w + b)))
 
 
-def roc_area(pos, neg):
-    scores = sorted([(s, 1) for s in pos] + [(s, 0) for s in neg])
-    rank_sum, i = 0.0, 0
-    while i < len(scores):
-        j = i
-        while j < len(scores) and scores[j][0] == scores[i][0]:
-            j += 1
-        rank = (i + j + 1) / 2
-        rank_sum += rank * sum(1 for k in range(i, j) if scores[k][1] == 1)
-        i = j
-    return (rank_sum - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pth", required=True)
@@ -97,7 +93,7 @@ def main():
         xc = features(model, [p for p, _ in check], size)
         yc = np.array([s for _, s in check])
         p = train_head(xt.astype(np.float64), yt)(xc.astype(np.float64))
-        auc = roc_area(p[yc == 1].tolist(), p[yc == 0].tolist())
+        auc = real_check_report.auc(p[yc == 1].tolist(), p[yc == 0].tolist())
         hit = ((p >= 0.5) == (yc == 1))
         balanced = 0.5 * (hit[yc == 1].mean() + hit[yc == 0].mean())
         x1 = torch.from_numpy(load_image(check[0][0], size)[None])

@@ -100,38 +100,42 @@ def main():
     if missing:
         sys.exit(f"not analysed: {' '.join(missing)}")
 
-    def report(title, rows):
+    def figures(rows):
+        """Counts of `rows`: frightening seconds (called scary, all), frightening items (warned,
+        all), benign seconds (called scary, all), and the ROC area of p(scary)."""
         fr = [r for r in rows if r[1]]
         be = [r for r in rows if not r[1]]
-        fr_items = sorted({r[0] for r in fr})
-        warned = sorted({r[0] for r in fr if r[2]})
+        return {
+            "fr": (sum(r[2] for r in fr), len(fr)),
+            "items": (len({r[0] for r in fr if r[2]}), len({r[0] for r in fr})),
+            "be": (sum(r[2] for r in be), len(be)),
+            "auc": auc([r[3] for r in fr], [r[3] for r in be]),
+        }
+
+    def report(title, rows):
+        f = figures(rows)
         print(f"{title}")
-        if fr:
-            print(f"  frightening seconds called scary   {pct(sum(r[2] for r in fr), len(fr))}")
-            print(f"  frightening items with a warning   {pct(len(warned), len(fr_items))}")
-        if be:
-            print(f"  benign seconds called scary        {pct(sum(r[2] for r in be), len(be))}")
-        if fr and be:
-            print(f"  ROC area of p(scary)               {auc([r[3] for r in fr], [r[3] for r in be]):.3f}")
+        if f["fr"][1]:
+            print(f"  frightening seconds called scary   {pct(*f['fr'])}")
+            print(f"  frightening items with a warning   {pct(*f['items'])}")
+        if f["be"][1]:
+            print(f"  benign seconds called scary        {pct(*f['be'])}")
+        if f["fr"][1] and f["be"][1]:
+            print(f"  ROC area of p(scary)               {f['auc']:.3f}")
 
     report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
     summary_path = os.environ.get("REAL_CHECK_SUMMARY")
     if summary_path:
-        fr = [r for r in seconds if r[1]]
-        be = [r for r in seconds if not r[1]]
-        dark = [r for r in be if "dark-benign" in r[4]]
-        fr_items = {r[0] for r in fr}
-        warned = {r[0] for r in fr if r[2]}
+        f = figures(seconds)
+        dark_be = figures([r for r in seconds if not r[1] and "dark-benign" in r[4]])["be"]
         share = lambda a, b: f"{100 * a / b:.1f} %" if b else "n/a"
         text = (f"real check set (data/real-frames check split and PyPI footage, never trained on; "
                 f"{len(items)} items, {len(seconds)} s): frightening seconds called scary "
-                f"{share(sum(r[2] for r in fr), len(fr))}, frightening items warned "
-                f"{share(len(warned), len(fr_items))}, benign seconds called scary "
-                f"{share(sum(r[2] for r in be), len(be))} (dark and night "
-                f"{share(sum(r[2] for r in dark), len(dark))}), ROC area "
-                f"{auc([r[3] for r in fr], [r[3] for r in be]):.3f}")
-        with open(summary_path, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+                f"{share(*f['fr'])}, frightening items warned {share(*f['items'])}, benign "
+                f"seconds called scary {share(*f['be'])} (dark and night {share(*dark_be)}), "
+                f"ROC area {f['auc']:.3f}")
+        with open(summary_path, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
     report("bright frightening items", [r for r in seconds if r[1] and "bright-frightening" in r[4]])
     report("dark benign items (goal: <= 10 % of seconds)", [r for r in seconds if not r[1] and "dark-benign" in r[4]])
     # The --sensitivity trade-off: each second called scary from a scary probability of t, as
