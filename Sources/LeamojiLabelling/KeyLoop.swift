@@ -1,4 +1,5 @@
 import LeamojiAnalysis
+import LeamojiCore
 import LeamojiTerminal
 
 /// The full-screen event loop `label` and `review` share: takes the terminal, draws, then reads
@@ -50,5 +51,19 @@ enum KeyLoop {
     }
     terminal.restore()
     return terminal.terminationSignal
+  }
+
+  /// Sizes `canvas` to the terminal (or to `fixedSize`, as tests pin it; 80x24 when the
+  /// terminal does not say) and the pictures to the canvas: the `fit` of label and review.
+  static func fit(
+    _ canvas: inout HalfBlockCanvas, _ pictures: LabelPictures, fixedSize: PixelSize?,
+    terminal: TerminalSession
+  ) {
+    let size =
+      fixedSize.map { TerminalSize(columns: $0.width, rows: $0.height) } ?? terminal.size()
+      ?? TerminalSize(columns: 80, rows: 24)
+    canvas.resize(columns: size.columns, rows: size.rows)
+    let fitted = canvas
+    pictures.resized { fitted.pictureSize(for: $0) }
   }
 }

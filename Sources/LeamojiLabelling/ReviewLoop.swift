@@ -126,12 +126,7 @@ public final class ReviewLoop {
   }
 
   private func fit(_ terminal: TerminalSession) {
-    let size =
-      fixedSize.map { TerminalSize(columns: $0.width, rows: $0.height) } ?? terminal.size()
-      ?? TerminalSize(columns: 80, rows: 24)
-    canvas.resize(columns: size.columns, rows: size.rows)
-    let canvas = self.canvas
-    pictures.resized { canvas.pictureSize(for: $0) }
+    KeyLoop.fit(&canvas, pictures, fixedSize: fixedSize, terminal: terminal)
   }
 
   private func draw(_ terminal: TerminalSession) throws(LeamojiError) {
