@@ -11,6 +11,10 @@ struct CNNBenchmark {
   /// A Python with torch, to run scripts/bench-cnn-pytorch.py (nil: leamoji only).
   var python: String? = nil
   var script = "scripts/bench-cnn-pytorch.py"
+  /// The default network with a batch norm after each convolution, and dropout before the
+  /// classifier when above 0 (`LayerSpec.architecture`); PyTorch is then not compared.
+  var batchNorm = false
+  var dropout = 0.0
 
   /// The three headline figures, images per second.
   struct Rates {
@@ -22,13 +26,15 @@ struct CNNBenchmark {
   func run() throws {
     // The shipped model's shape: the standard labels, 64x64 RGB input.
     let classes = Label.standard.count
-    let network = try Network(
-      specs: LayerSpec.defaultArchitecture(classes: classes), inputShape: [3, 64, 64], seed: 1)
+    let specs = LayerSpec.architecture(
+      classes: classes, widths: [16, 32, 64], batchNorm: batchNorm, dropout: dropout)
+    let network = try Network(specs: specs, inputShape: [3, 64, 64], seed: 1)
     let perLayer = flops(of: network)
     let total = perLayer.reduce(0) { $0 + $1.flops }
     let convolutions = perLayer.filter { $0.isConvolution }.reduce(0) { $0 + $1.flops }
     print(
-      "Default network, input 3x64x64, \(network.parameterCount) parameters, \(threads) thread(s)")
+      "Default network\(batchNorm ? " with batch norm" : "")\(dropout > 0 ? ", dropout \(dropout)" : ""), "
+        + "input 3x64x64, \(network.parameterCount) parameters, \(threads) thread(s)")
     // Other processes on the cores skew every figure; say how busy the machine was.
     if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
       print(
@@ -110,7 +116,7 @@ struct CNNBenchmark {
           all, 100 * all / peak))
     }
 
-    if let python {
+    if let python, !batchNorm, dropout == 0 {
       let ours = Rates(batch1: rate1, batch32: rate32, training: trainRate)
       try compare(ours, python: python)
     }

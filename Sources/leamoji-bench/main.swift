@@ -57,11 +57,18 @@ extension LeamojiBench {
         valueName: "python"))
     var pytorch: String?
 
+    @Flag(help: "A batch norm after each convolution (training then measures batch norm).")
+    var batchNorm = false
+
+    @Option(help: ArgumentHelp("Dropout before the classifier (0: none).", valueName: "p"))
+    var dropout = 0.0
+
     func validate() throws {
       guard threads.map({ $0 >= 1 }) ?? true else {
         throw ValidationError("--threads must be at least 1")
       }
       guard seconds >= 0 else { throw ValidationError("--seconds must not be negative") }
+      guard (0..<1).contains(dropout) else { throw ValidationError("--dropout must be in [0, 1)") }
     }
 
     func run() throws {
@@ -70,7 +77,10 @@ extension LeamojiBench {
         if let problem = CPURequirement.problem() {
           throw BenchmarkFailure(problem)
         }
-        try CNNBenchmark(threads: workers, seconds: seconds, python: pytorch).run()
+        try CNNBenchmark(
+          threads: workers, seconds: seconds, python: pytorch, batchNorm: batchNorm,
+          dropout: dropout
+        ).run()
       } catch {
         FileHandle.standardError.write(Data("leamoji-bench: \(error)\n".utf8))
         throw ExitCode.failure
