@@ -39,6 +39,8 @@ done
 
 # file|sha256|url, one per package the manifest names.
 DEBS=(
+  "ardentryst_1.71-9_all.deb|7a01180285a4acaa980b18118127c60ac0377f4e2bcd69244b1feb7de5fc566f|$POOL/pool/main/a/ardentryst/ardentryst_1.71-9_all.deb"
+  "blocks-of-the-undead-data_1.0-7_all.deb|58321a4b0581e8aff78627f91a1ad6cb7e07bc75db863a43da3e227814cdca9f|$POOL/pool/main/b/blocks-of-the-undead/blocks-of-the-undead-data_1.0-7_all.deb"
   "crawl-tiles-data_0.28.0-1.1_all.deb|6eae80f1d2c1ba9d6c9c8e276d1007dd2e900aab58f55427913c20605988fda3|$POOL/pool/main/c/crawl/crawl-tiles-data_0.28.0-1.1_all.deb"
   "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
   "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
@@ -47,6 +49,7 @@ DEBS=(
   "gnome-backgrounds_43.1-1_all.deb|a670dea21572652127d6e55f9cdb3a226d0037854fdbfd037003c7d00ee0dc4e|$POOL/pool/main/g/gnome-backgrounds/gnome-backgrounds_43.1-1_all.deb"
   "hedgewars-data_1.0.2-6_all.deb|722225903a72604403e6e0026e40e9a6953f47a74d94efc5f55504bc05bb4761|$POOL/pool/main/h/hedgewars/hedgewars-data_1.0.2-6_all.deb"
   "megaglest-data_3.13.0-3_all.deb|ed4783d9fc78e201a548b266f7c30325eb16cfd58a20bf4597dd6e622f84a07e|$POOL/pool/main/m/megaglest-data/megaglest-data_3.13.0-3_all.deb"
+  "openclipart-png_0.18+dfsg-19_all.deb|f07f1545a2970c2cf3fa339bc2405da1a95cf2b1827bfa05bf73eb1c20291c02|$POOL/pool/main/o/openclipart/openclipart-png_0.18+dfsg-19_all.deb"
   "plasma-workspace-wallpapers_5.27.5-2_all.deb|32cd18b71c8c938a18b3b351f217c02ac590e323caa3cf322fbb875ce8892f8b|$POOL/pool/main/p/plasma-workspace-wallpapers/plasma-workspace-wallpapers_5.27.5-2_all.deb"
   "supertux-data_0.6.3-2_all.deb|a6ad8865972f1dbb5e7b49f4e1b381dd16a68f3028a3502cfeaca2400285d27f|$POOL/pool/main/s/supertux/supertux-data_0.6.3-2_all.deb"
   "tuxpaint-stamps-default_2022.06.04-1_all.deb|6db6c1bfc870a47f1499d6203b083522eacb57c5f9c87d468f2e92eb6d9d5f34|$POOL/pool/main/t/tuxpaint-stamps/tuxpaint-stamps-default_2022.06.04-1_all.deb"

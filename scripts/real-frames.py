@@ -19,6 +19,11 @@ game would show it, before the conversion below. A path of the form <file>.pk3:<
 file inside a Quake-style .pk3 (a zip archive; UFO: Alien Invasion): its sha256 is that of the
 member's bytes.
 
+A picture file (not a lump or member) smaller than 150 px on its longer side (a unit sprite, a face) is
+shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
+enlarged by a whole factor with nearest-neighbour pixels to about 240 px, before the conversion
+below.
+
 Conversion, the same on every machine with Debian 12's python3-pil (Pillow 9.4):
   * transparent pixels (portraits, stamps, sprites) are composited over a flat background picked
     from the id's SHA-256 among black, white, mid grey and a dusk blue, so the background colour
@@ -106,9 +111,27 @@ def split_path(path):
     return path, "", ""
 
 
+SPRITE_SIDE = 150
+
+
+def enlarge_sprite(im):
+    """A small picture cropped to what it shows and enlarged by a whole factor to about 240 px."""
+    if im.mode in ("P", "LA", "PA"):
+        im = im.convert("RGBA")
+    if im.mode == "RGBA":
+        box = im.getchannel("A").getbbox()
+        if box:
+            left, top, right, bottom = box
+            im = im.crop((max(0, left - 2), max(0, top - 2), min(im.width, right + 2), min(im.height, bottom + 2)))
+    scale = max(1, 240 // max(im.width, im.height))
+    return im.resize((im.width * scale, im.height * scale), Image.NEAREST)
+
+
 def convert(src, dst, ident, picture=None):
     im = picture if picture is not None else Image.open(src)
     im.load()
+    if picture is None and max(im.size) < SPRITE_SIDE:
+        im = enlarge_sprite(im)
     if im.mode in ("P", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
     if im.mode == "RGBA":
@@ -155,8 +178,13 @@ def main():
             folder = os.path.join(out, "check")
         os.makedirs(folder, exist_ok=True)
         dst = os.path.join(folder, row["id"] + ".png")
-        if not os.path.exists(dst):
+        stamp = os.path.join(out, ".made-from", row["id"])  # the sha256 the PNG was made from
+        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        made_from = open(stamp).read() if os.path.exists(stamp) and os.path.exists(dst) else ""
+        if made_from != digest:
             convert(src, dst, row["id"], picture)
+            with open(stamp, "w") as f:
+                f.write(digest)
         key = (row["split"], row["label"])
         counts[key] = counts.get(key, 0) + 1
     # PNGs the manifest no longer names (another label, a dropped picture) go.
