@@ -8,7 +8,6 @@ import LeamojiVideo
 /// write the poster, merge the entry into the timeline file, write subtitles. Shared read-only
 /// by concurrent jobs.
 public struct AnalysisPlan: Sendable {
-  /// What to produce for each video.
   /// How readily a second is called scary (`analyze --sensitivity`): a missed frightening
   /// scene against a warning on a calm one. A model whose card records a tuned threshold `t`
   /// (`ModelCard.scaryThreshold`) sets `normal`; `high` and `low` then halve the distance to 0
@@ -46,6 +45,7 @@ public struct AnalysisPlan: Sendable {
     }
   }
 
+  /// What to produce for each video.
   public struct Options: Sendable {
     /// Seconds a cue appears before its scene.
     public var seekAhead: Double = 5
@@ -63,7 +63,7 @@ public struct AnalysisPlan: Sendable {
     public var description: String? = nil
     /// Decode every frame instead of only those the samples need (`--decode-all`).
     public var decodeEverything = false
-    /// Threads for classifying one video's batches.
+    /// Threads one video may classify on: all cores, shared by the videos analysed at once.
     public var threads = Classifier.defaultThreads
     /// How readily a second is called scary; `normal` follows the model card's tuned threshold.
     public var sensitivity = Sensitivity.normal
@@ -76,7 +76,7 @@ public struct AnalysisPlan: Sendable {
     /// The entry as it now is in the timeline file.
     public let movie: Movie
     /// The label of every sample after smoothing (the timeline's, second by second).
-    public let labels: [String]
+    public let labels: [Label]
     /// Whether an entry with the same id was replaced.
     public let replaced: Bool
     public let corruptPackets: Int
@@ -90,6 +90,14 @@ public struct AnalysisPlan: Sendable {
   public let classifier: Classifier
   public let modelInfo: ModelInfo
   public let store: MovieStore
+  /// The ids of the timeline file's entries when the plan was made (read once, so that an id
+  /// two entries hold is refused before a video's work; `merge` checks again under its lock).
+  let idsInFile: [String]
+  /// How samples become labels and markers: the interval, the cue lead and the scary
+  /// threshold that `sensitivity` and the model card give, decided once for every video.
+  public let encoder: MarkerEncoder
+  /// How each video's samples are classified.
+  public let batching: VideoAnalysis.Batching
   /// The timeline file's folder ("" for the current folder): posters and subtitles go there.
   public let folder: String
   public let options: Options
@@ -105,9 +113,15 @@ public struct AnalysisPlan: Sendable {
     self.folder = PathText.deletingLastComponent(output)
     self.store = MovieStore(path: output)
     self.options = options
+    var encoder = MarkerEncoder(
+      labels: classifier.labels, interval: options.interval, seekAhead: options.seekAhead)
+    encoder.scaryThreshold = options.sensitivity.scaryThreshold(
+      tuned: classifier.card.scaryThreshold)
+    self.encoder = encoder
+    self.batching = VideoAnalysis.Batching(classifier: classifier, threads: options.threads)
     try Self.createFolder(folder, for: output)
     do {
-      _ = try store.read()
+      idsInFile = try store.ids()
     } catch {
       throw LeamojiError(error.description, kind: .badInput)
     }
@@ -120,18 +134,12 @@ public struct AnalysisPlan: Sendable {
     path: String, id: String, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> Stored {
     // Two entries with this id in the file: refuse before the work, not after it.
-    do {
-      try store.checkUnambiguous([id])
-    } catch {
-      throw LeamojiError(error.description, kind: .badInput)
+    if let ambiguity = MovieData.ambiguity(of: id, ids: idsInFile, path: store.path) {
+      throw LeamojiError(ambiguity.description, kind: .badInput)
     }
     let analysis = try VideoAnalysis.run(
-      path: path, classifier: classifier, interval: options.interval, threads: options.threads,
-      wantPoster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
-    var encoder = MarkerEncoder(labels: classifier.labels, seekAhead: options.seekAhead)
-    encoder.interval = options.interval
-    encoder.scaryThreshold = options.sensitivity.scaryThreshold(
-      tuned: classifier.card.scaryThreshold)
+      path: path, classifier: classifier, interval: options.interval, batching: batching,
+      poster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
 

@@ -10,17 +10,6 @@ import LeamojiVideo
 public struct VideoAnalysis: Sendable {
   /// Width of poster images in pixels (height follows the display aspect ratio).
   public static let posterWidth = 342
-  /// Samples classified together.
-  public static let batchSize = 32
-  /// Samples classified together when a poster is chosen: one, because the poster picker wants
-  /// a sample's preview only when its confidence could make it the poster (`couldChoose`), and
-  /// the sampler makes that preview from the picture it still holds, before decoding on (a
-  /// batch's predictions do not depend on its size; one sample classifies as fast per image).
-  /// Making every sample's preview cost about 0.2 CPU seconds a minute of 1080p film.
-  public static let posterBatchSize = 1
-  /// Threads a video's batches are classified on (see `run`'s `threads`), unless the network
-  /// splits one image over threads (`Classifier.splitsOneImage`).
-  static let classifyingThreads = 1
 
   public let info: VideoInfo
   /// One score per sample, in time order.
@@ -32,30 +21,53 @@ public struct VideoAnalysis: Sendable {
   /// How the video was decoded: frames left out, or why every frame was decoded (`--verbose`).
   public let decodingNote: String
 
+  /// How a video's samples are classified: how many together, on how many threads.
+  public struct Batching: Sendable, Equatable {
+    /// Samples classified together.
+    public let size: Int
+    /// Threads one batch is classified on.
+    public let threads: Int
+
+    /// The batching for `classifier` when `threads` are free for one video. Batches come while
+    /// the decoder's frame threads keep every core busy: a small network's batch of 32 samples
+    /// takes a few milliseconds on the calling thread (a second thread would cost a network
+    /// workspace, a worker thread and its allocation arena, about 4 MB of peak memory, for no
+    /// time saved). A network that splits one image over threads (a pretrained backbone, 20
+    /// times the work per image) takes one sample at a time on all `threads`: as fast per
+    /// image, and a batch of 32 would hold about 34 MB more of activations.
+    public init(classifier: Classifier, threads: Int) {
+      if classifier.splitsOneImage {
+        self.init(size: 1, threads: max(1, threads))
+      } else {
+        self.init(size: 32, threads: 1)
+      }
+    }
+
+    public init(size: Int, threads: Int) {
+      precondition(size >= 1 && threads >= 1, "batches need a size and a thread")
+      self.size = size
+      self.threads = threads
+    }
+  }
+
   /// Analyses the video at `path`.
   /// - Parameters:
+  ///   - interval: seconds between samples.
+  ///   - poster: choose a poster (`PosterPicker`); every sample then carries a poster-size
+  ///     preview, made by the same decode.
   ///   - decodeEverything: decode every frame rather than only those the samples need (the
   ///     same result, slower).
-  ///   - threads: the most threads for classifying a batch. Batches are small (4 or 32
-  ///     samples, a few milliseconds) and come while the decoder's frame threads keep every core
-  ///     busy, so they are classified on the calling thread: a second thread would cost a
-  ///     network workspace, a worker thread and its allocation arena (about 4 MB of peak memory)
-  ///     for no time saved. A network that splits one image over threads (a pretrained
-  ///     backbone, 20 times the work per image) gets them all: its image is computed on every
-  ///     core while the decoder waits for it.
   ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
   public static func run(
-    path: String, classifier: Classifier, interval: Double, threads: Int, wantPoster: Bool,
-    decodeEverything: Bool = false, progress: (Int, Int?) -> Void
+    path: String, classifier: Classifier, interval: Double, batching: Batching, poster: Bool,
+    decodeEverything: Bool, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
       sampler = try FrameSampler(
-        path: path, interval: interval,
-        size: classifier.inputSize,
-        previewWidth: wantPoster ? posterWidth : nil, previewsOnRequest: wantPoster,
-        decodeEverything: decodeEverything)
+        path: path, interval: interval, size: classifier.inputSize,
+        previewWidth: poster ? posterWidth : nil, decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
     }
@@ -64,18 +76,18 @@ public struct VideoAnalysis: Sendable {
     var picker = PosterPicker()
     var pending: [SampledFrame] = []
 
-    func classifyPending() throws {
+    func classifyPending() throws(LeamojiError) {
       guard !pending.isEmpty else { return }
-      let predictions = try classifier.classify(
-        pending.map(\.image),
-        threads: classifier.splitsOneImage ? threads : min(threads, classifyingThreads))
+      let predictions: [Prediction]
+      do {
+        predictions = try classifier.classify(pending.map(\.image), threads: batching.threads)
+      } catch {
+        throw LeamojiError("\(path): \(error)", kind: .unexpected)
+      }
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
-        // Batches of one when a poster is wanted: the sampler still holds this sample's picture.
         let confidence = Double(prediction.confidence)
-        if wantPoster, picker.couldChoose(confidence: confidence),
-          let preview = try sampler.previewOfLatestSample()
-        {
+        if let preview = sample.preview, picker.couldChoose(confidence: confidence) {
           picker.consider(time: sample.time, image: preview, confidence: confidence)
         }
       }
@@ -83,15 +95,18 @@ public struct VideoAnalysis: Sendable {
       progress(scores.count, expected)
     }
 
-    do {
-      while let sample = try sampler.next() {
-        pending.append(sample)
-        if pending.count == (wantPoster ? posterBatchSize : batchSize) { try classifyPending() }
+    while true {
+      let sample: SampledFrame?
+      do {
+        sample = try sampler.next()
+      } catch {
+        throw LeamojiError(error)
       }
-      try classifyPending()
-    } catch {
-      throw LeamojiError.from(error, context: path)
+      guard let sample else { break }
+      pending.append(sample)
+      if pending.count == batching.size { try classifyPending() }
     }
+    try classifyPending()
     return VideoAnalysis(
       info: sampler.info, scores: scores, poster: picker.choice?.image,
       corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description)

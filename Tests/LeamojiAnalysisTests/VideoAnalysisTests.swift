@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiClassifier
 import LeamojiCore
 import Testing
 
@@ -9,11 +10,12 @@ struct VideoAnalysisTests {
 
   static func run(
     _ path: String = video, interval: Double, poster: Bool,
+    batching: VideoAnalysis.Batching = .init(classifier: Repository.shippedClassifier, threads: 2),
     progress: (Int, Int?) -> Void = { _, _ in }
   ) throws -> VideoAnalysis {
     try VideoAnalysis.run(
-      path: path, classifier: Repository.shippedClassifier, interval: interval, threads: 2,
-      wantPoster: poster, progress: progress)
+      path: path, classifier: Repository.shippedClassifier, interval: interval,
+      batching: batching, poster: poster, decodeEverything: false, progress: progress)
   }
 
   @Test("every 2 s of a 24 s video: 12 scores at 0, 2, … 22 s, one probability per label")
@@ -60,10 +62,29 @@ struct VideoAnalysisTests {
     #expect(Set(poster.pixels).count > 1, "a picture, not a blank")
   }
 
+  @Test("the batch size changes neither the scores nor the poster")
+  func batchSizeFree() throws {
+    let one = try Self.run(interval: 2, poster: true, batching: .init(size: 1, threads: 2))
+    let five = try Self.run(interval: 2, poster: true, batching: .init(size: 5, threads: 1))
+    #expect(one.scores == five.scores)
+    #expect(one.poster != nil && one.poster == five.poster)
+  }
+
+  @Test("a backbone takes one sample at a time on every thread; a small network 32 on one")
+  func batchingByNetwork() throws {
+    let backbone = VideoAnalysis.Batching(classifier: Repository.shippedClassifier, threads: 3)
+    #expect(backbone == .init(size: 1, threads: 3))
+    let small = try Classifier.untrained(labelNames: ["a", "b"], seed: 1)
+    #expect(VideoAnalysis.Batching(classifier: small, threads: 3) == .init(size: 32, threads: 1))
+  }
+
   @Test("progress counts batches up to the expected total", arguments: [2.0, 0.5])
   func progressReachesTotal(interval: Double) throws {
     var reports: [(done: Int, total: Int?)] = []
-    let analysis = try Self.run(interval: interval, poster: false) { reports.append(($0, $1)) }
+    let batching = VideoAnalysis.Batching(size: 5, threads: 2)
+    let analysis = try Self.run(interval: interval, poster: false, batching: batching) {
+      reports.append(($0, $1))
+    }
     let total = Int(24 / interval)
     #expect(analysis.scores.count == total)
     #expect(reports.allSatisfy { $0.total == total })
@@ -71,8 +92,8 @@ struct VideoAnalysisTests {
     let counts = reports.map(\.done)
     #expect(counts == counts.sorted() && Set(counts).count == counts.count, "counting up")
     #expect(counts.allSatisfy { $0 > 0 && $0 <= total })
-    // Batches of `batchSize`: a report after each full batch and one for the rest.
-    let batches = (total + VideoAnalysis.batchSize - 1) / VideoAnalysis.batchSize
+    // A report after each full batch and one for the rest.
+    let batches = (total + batching.size - 1) / batching.size
     #expect(counts.count == batches)
   }
 

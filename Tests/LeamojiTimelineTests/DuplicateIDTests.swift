@@ -95,8 +95,11 @@ struct DuplicateIDTests {
     let store = MovieStore(path: folder.file("MovieData.json"))
     let before = try folder.bytes("MovieData.json")
     let error = MovieDataError(path: store.path, problem: Self.ambiguous)
-    #expect(throws: error) { try store.checkUnambiguous(["b", "twin"]) }
-    try store.checkUnambiguous(["b", "AliceInWonderland", "new"])
+    let ids = try store.ids()
+    #expect(MovieData.ambiguity(of: "twin", ids: ids, path: store.path) == error)
+    for id in ["b", "AliceInWonderland", "new"] {
+      #expect(MovieData.ambiguity(of: id, ids: ids, path: store.path) == nil)
+    }
     #expect(throws: error) {
       try store.merge([
         MovieUpdate(movie: sampleMovie("c")), MovieUpdate(movie: sampleMovie("twin")),

@@ -6,7 +6,14 @@ import Testing
 
 @Suite("Marker encoder")
 struct MarkerEncoderTests {
-  let encoder = MarkerEncoder(labels: Label.standard)
+  let encoder = MarkerEncoder(labels: Label.standard, interval: 1)
+
+  /// Each sample's label before smoothing: the encoder's labels with smoothing off.
+  func rawLabels(_ encoder: MarkerEncoder, _ scores: [SecondScore]) -> [String] {
+    var raw = encoder
+    raw.minimumSceneLength = 0
+    return raw.encode(scores).labels.map(\.name)
+  }
 
   func summary(_ markers: [Marker]) -> [String] { markers.map { "\($0.label)@\($0.second)" } }
 
@@ -14,8 +21,8 @@ struct MarkerEncoderTests {
   func flickerRemoved() {
     let timeline = encoder.encode(scores("hhshh"))
     #expect(summary(timeline.markers) == ["happy@0.0"])
-    #expect(timeline.labels == Array(repeating: "happy", count: 5))
-    #expect(timeline.rawLabels == ["happy", "happy", "scary", "happy", "happy"])
+    #expect(timeline.labels == Array(repeating: Label.happy, count: 5))
+    #expect(rawLabels(encoder, scores("hhshh")) == ["happy", "happy", "scary", "happy", "happy"])
     // Mean happy probability over the five samples: (4 * 0.8 + 0.1) / 5.
     #expect(timeline.markers[0].confidence == 0.66)
   }
@@ -31,19 +38,22 @@ struct MarkerEncoderTests {
     let scores = rows.enumerated().map {
       SecondScore(second: Double($0.offset), probabilities: $0.element)
     }
-    var tuned = MarkerEncoder(labels: Label.standard, minimumSceneLength: 0)
-    #expect(tuned.encode(scores).rawLabels == ["happy", "neutral", "scary", "scary", "happy"])
+    var tuned = MarkerEncoder(labels: Label.standard, interval: 1, minimumSceneLength: 0)
+    #expect(
+      tuned.encode(scores).labels.map(\.name) == ["happy", "neutral", "scary", "scary", "happy"])
     tuned.scaryThreshold = 0.3
-    #expect(tuned.encode(scores).rawLabels == ["scary", "scary", "scary", "scary", "happy"])
+    #expect(
+      tuned.encode(scores).labels.map(\.name) == ["scary", "scary", "scary", "scary", "happy"])
     tuned.scaryThreshold = 0.7
-    #expect(tuned.encode(scores).rawLabels == ["happy", "neutral", "neutral", "scary", "happy"])
+    #expect(
+      tuned.encode(scores).labels.map(\.name) == ["happy", "neutral", "neutral", "scary", "happy"])
     // A model without a scary label ignores it.
     var other = MarkerEncoder(
-      labels: [Label(name: "calm", emoji: "🙂"), Label(name: "loud", emoji: "📢")],
+      labels: [Label(name: "calm", emoji: "🙂"), Label(name: "loud", emoji: "📢")], interval: 1,
       minimumSceneLength: 0)
     other.scaryThreshold = 0.1
     let two = [SecondScore(second: 0, probabilities: [0.8, 0.2])]
-    #expect(other.encode(two).rawLabels == ["calm"])
+    #expect(other.encode(two).labels.map(\.name) == ["calm"])
   }
 
   @Test("a two-second scene survives (the minimum scene length is 2 s)")
@@ -86,12 +96,16 @@ struct MarkerEncoderTests {
   func seekAhead() {
     let clamped = encoder.encode(scores("hhhsssnnn")).markers
     #expect(clamped.map(\.cueAt) == [0, 0, 1])
-    let immediate = MarkerEncoder(labels: Label.standard, seekAhead: 0).encode(scores("hhhsssnnn"))
-      .markers
+    let immediate = MarkerEncoder(labels: Label.standard, interval: 1, seekAhead: 0).encode(
+      scores("hhhsssnnn")
+    )
+    .markers
     #expect(immediate.map(\.cueAt) == immediate.map(\.second))
     #expect(immediate.map(\.cueAt) == [0, 3, 6])
-    let fractional = MarkerEncoder(labels: Label.standard, seekAhead: 2.5).encode(scores("hhhhsss"))
-      .markers
+    let fractional = MarkerEncoder(labels: Label.standard, interval: 1, seekAhead: 2.5).encode(
+      scores("hhhhsss")
+    )
+    .markers
     #expect(fractional.map(\.cueAt) == [0, 1.5])
     #expect(!clamped.contains { $0.cueAt.sign == .minus })
   }
@@ -104,14 +118,15 @@ struct MarkerEncoderTests {
     let single = encoder.encode(scores("s"))
     #expect(summary(single.markers) == ["scary@0.0"])
     let empty = encoder.encode([])
-    #expect(empty.markers.isEmpty && empty.frames.isEmpty && empty.rawLabels.isEmpty)
+    #expect(empty.markers.isEmpty && empty.frames.isEmpty && empty.labels.isEmpty)
   }
 
   @Test("interval 0.5: a 1.5 s scene is flicker, a 2 s scene survives, times stay fractional")
   func halfSecondInterval() {
-    let short = encoder.encode(scores("hhhhhssshhhh", interval: 0.5))
+    let half = MarkerEncoder(labels: Label.standard, interval: 0.5)
+    let short = half.encode(scores("hhhhhssshhhh", interval: 0.5))
     #expect(summary(short.markers) == ["happy@0.0"])
-    let real = MarkerEncoder(labels: Label.standard, seekAhead: 1).encode(
+    let real = MarkerEncoder(labels: Label.standard, interval: 0.5, seekAhead: 1).encode(
       scores("hhhhhsssshhhh", interval: 0.5))
     #expect(summary(real.markers) == ["happy@0.0", "scary@2.5", "happy@4.5"])
     #expect(real.markers.map(\.cueAt) == [0, 1.5, 3.5])
@@ -155,7 +170,8 @@ struct MarkerEncoderTests {
 
   @Test("frames carry the smoothed label and rounded probabilities; markers the label's emoji")
   func framesAndEmoji() {
-    let custom = MarkerEncoder(labels: [Label(name: "calm", emoji: "🙂"), Label(name: "tense")])
+    let custom = MarkerEncoder(
+      labels: [Label(name: "calm", emoji: "🙂"), Label(name: "tense")], interval: 1)
     let timeline = custom.encode([
       SecondScore(second: 1, probabilities: [0.123456, 0.876544]),
       SecondScore(second: 0, probabilities: [0.2, 0.8]),
@@ -170,7 +186,8 @@ struct MarkerEncoderTests {
 
   @Test("minimumSceneLength 0 keeps every raw change")
   func noSmoothing() {
-    let raw = MarkerEncoder(labels: Label.standard, minimumSceneLength: 0).encode(scores("hhshh"))
+    let raw = MarkerEncoder(labels: Label.standard, interval: 1, minimumSceneLength: 0).encode(
+      scores("hhshh"))
     #expect(summary(raw.markers) == ["happy@0.0", "scary@2.0", "happy@3.0"])
   }
 
@@ -246,9 +263,8 @@ struct MarkerEncoderTests {
     return shortest
   }
 
-  @Test("a known interval sets the flicker length; without it the median gap between samples does")
-  func knownInterval() {
-    // Samples every 0.5 s, but one gap of 4 s: the median gap is still 0.5 s.
+  @Test("the interval sets the flicker length: a lone sample 4 s long is a scene")
+  func intervalSetsFlicker() {
     let seconds = [0, 0.5, 1, 1.5, 2, 6, 6.5, 7, 7.5]
     let labels = "hhhhshhhh"
     let scores = zip(seconds, labels).map { second, letter in
@@ -256,13 +272,9 @@ struct MarkerEncoderTests {
         second: second,
         probabilities: letter == "h" ? [0.8, 0.1, 0.1] : [0.1, 0.1, 0.8])
     }
-    let guessed = MarkerEncoder(labels: Label.standard).encode(scores)
-    var told = MarkerEncoder(labels: Label.standard)
-    told.interval = 0.5
-    #expect(told.encode(scores) == guessed, "the same interval, told or guessed")
-    // Told 4 s between samples, a lone sample is a scene of 4 s: it stays.
-    told.interval = 4
-    #expect(told.encode(scores).markers.map(\.label) == ["happy", "scary", "happy"])
-    #expect(guessed.markers.map(\.label) == ["happy"], "one 0.5 s sample is flicker")
+    var encoder = MarkerEncoder(labels: Label.standard, interval: 0.5)
+    #expect(encoder.encode(scores).markers.map(\.label) == ["happy"], "one 0.5 s sample is flicker")
+    encoder.interval = 4
+    #expect(encoder.encode(scores).markers.map(\.label) == ["happy", "scary", "happy"])
   }
 }

@@ -182,39 +182,6 @@ struct FrameSamplerTests {
     }
   }
 
-  @Test(
-    "a preview asked for after a sample is the one that sample would have carried, held frames too",
-    arguments: [
-      (Fixture.h264At25, 0.5), (.rotatedCW90, 0.5), (.variableRateMKV, 0.25), (.bFrames, 0.01),
-      (.mjpegMOV, 0.05),
-    ])
-  func previewsOnRequest(fixture: Fixture, interval: Double) throws {
-    let video = try fixture.video
-    let size = PixelSize(width: 64, height: 64)
-    let eager = try FrameSampler(path: video.path, interval: interval, size: size, previewWidth: 90)
-    let lazy = try FrameSampler(
-      path: video.path, interval: interval, size: size, previewWidth: 90, previewsOnRequest: true)
-    #expect(try lazy.previewOfLatestSample() == nil, "no sample yet")
-    var count = 0
-    while let expected = try eager.next() {
-      let sample = try #require(try lazy.next())
-      #expect(sample.preview == nil, "samples carry no preview")
-      #expect(sample.image == expected.image && sample.time == expected.time)
-      // Asked for every other sample, and twice for some: the same picture each time.
-      if count % 2 == 0 {
-        let preview = try #require(try lazy.previewOfLatestSample())
-        #expect(preview == expected.preview, "sample \(count) at \(sample.time)")
-        if count % 4 == 0 { #expect(try lazy.previewOfLatestSample() == preview) }
-      }
-      count += 1
-    }
-    #expect(try lazy.next() == nil)
-    #expect(count > 3)
-    let plain = try FrameSampler(path: video.path, interval: interval, size: size)
-    _ = try plain.next()
-    #expect(try plain.previewOfLatestSample() == nil, "no previews without a preview width")
-  }
-
   @Test("a PNG named .mp4 is a one-frame video: one sample at t = 0")
   func pngNamedMP4() throws {
     let store = FixtureStore.shared

@@ -12,8 +12,7 @@ import LeamojiCore
 ///    relabelled as an adjacent run of at least that length — the one whose label is more
 ///    probable over the flicker's samples — shortest flicker first. Runs that are long enough
 ///    are never relabelled. In samples the threshold is ⌈minimumSceneLength / interval⌉, the
-///    interval being `interval` when the caller knows it (analyze does), else the median gap
-///    between consecutive samples. See `SceneSmoother` for the
+///    interval being the sampler's, which the caller passes. See `SceneSmoother` for the
 ///    exact rule, its tie-breaks and the why.
 /// 3. One marker per scene, at its first sample; the first marker is at the first sample.
 ///    `confidence` is the mean probability of the scene's label over the scene's samples
@@ -28,16 +27,21 @@ public struct MarkerEncoder: Sendable {
   /// The scary probability from which a sample is scary (labels without `scary` ignore it);
   /// nil: the most probable label.
   public var scaryThreshold: Double? = nil
-  /// Seconds between samples, when known (the sampler's); nil: the median gap between samples.
-  public var interval: Double? = nil
+  /// Seconds between samples: the sampler's interval.
+  public var interval: Double
 
-  /// - Precondition: `labels` is not empty, `seekAhead >= 0`, `minimumSceneLength >= 0`.
-  public init(labels: [Label], seekAhead: Double = 5, minimumSceneLength: Double = 2) {
+  /// - Precondition: `labels` is not empty, `interval > 0`, `seekAhead >= 0`,
+  ///   `minimumSceneLength >= 0`.
+  public init(
+    labels: [Label], interval: Double, seekAhead: Double = 5, minimumSceneLength: Double = 2
+  ) {
     precondition(!labels.isEmpty, "the marker encoder needs at least one label")
+    precondition(interval > 0 && interval.isFinite, "interval must be a finite number > 0")
     precondition(seekAhead >= 0 && seekAhead.isFinite, "seekAhead must be a finite number >= 0")
     precondition(
       minimumSceneLength >= 0 && minimumSceneLength.isFinite, "minimumSceneLength must be >= 0")
     self.labels = labels
+    self.interval = interval
     self.seekAhead = seekAhead
     self.minimumSceneLength = minimumSceneLength
   }
@@ -50,7 +54,7 @@ public struct MarkerEncoder: Sendable {
       $0.element.second != $1.element.second
         ? $0.element.second < $1.element.second : $0.offset < $1.offset
     }.map(\.element)
-    guard !ordered.isEmpty else { return EncodedTimeline(markers: [], frames: [], rawLabels: []) }
+    guard !ordered.isEmpty else { return EncodedTimeline(markers: [], frames: [], labels: []) }
     let rows: [[Double]] = ordered.map { score in
       precondition(
         score.probabilities.count == labels.count,
@@ -58,15 +62,7 @@ public struct MarkerEncoder: Sendable {
       )
       return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
     }
-    let scary = labels.firstIndex { $0.name == Label.scary.name }
-    let raw = rows.map { row in
-      guard let threshold = scaryThreshold, let scary else { return Self.argmax(row) }
-      if row[scary] >= threshold { return scary }
-      var others = row
-      others[scary] = -1
-      return Self.argmax(others)
-    }
-    let interval = self.interval ?? Self.typicalInterval(ordered.map(\.second))
+    let raw = rows.map(label(of:))
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
       labels: raw, probabilities: rows)
@@ -96,7 +92,19 @@ public struct MarkerEncoder: Sendable {
           zip(labels.map(\.name), rows[i].map(Rounding.probability)),
           uniquingKeysWith: { first, _ in first }))
     }
-    return EncodedTimeline(markers: markers, frames: frames, rawLabels: raw.map { labels[$0].name })
+    return EncodedTimeline(markers: markers, frames: frames, labels: smoothed.map { labels[$0] })
+  }
+
+  /// The label of one sample before smoothing (step 1), as an index into `labels`: decided
+  /// here, once, and carried as a `Label` from then on.
+  func label(of row: [Double]) -> Int {
+    guard let threshold = scaryThreshold,
+      let scary = labels.firstIndex(where: { $0.name == Label.scary.name })
+    else { return Self.argmax(row) }
+    if row[scary] >= threshold { return scary }
+    var others = row
+    others[scary] = -1
+    return Self.argmax(others)
   }
 
   /// Index of the largest value; ties go to the first.
@@ -104,18 +112,6 @@ public struct MarkerEncoder: Sendable {
     var best = 0
     for i in row.indices where row[i] > row[best] { best = i }
     return best
-  }
-
-  /// The sampling interval: the median gap between consecutive distinct sample times
-  /// (1 s when there are fewer than two).
-  static func typicalInterval(_ seconds: [Double]) -> Double {
-    var gaps: [Double] = []
-    for i in seconds.indices.dropFirst() where seconds[i] > seconds[i - 1] {
-      gaps.append(seconds[i] - seconds[i - 1])
-    }
-    guard !gaps.isEmpty else { return 1 }
-    gaps.sort()
-    return gaps[(gaps.count - 1) / 2]
   }
 }
 
@@ -126,15 +122,12 @@ public struct EncodedTimeline: Equatable, Sendable {
   /// One entry per sample, in time order, with the smoothed label: the `frames` array of
   /// `MovieData.json` and the data of mood strips.
   public var frames: [FrameScore]
-  /// The label of each sample before smoothing (same order as `frames`), for diagnostics.
-  public var rawLabels: [String]
+  /// The label of each sample after smoothing (the label of `frames`), in time order.
+  public var labels: [Label]
 
-  public init(markers: [Marker], frames: [FrameScore], rawLabels: [String]) {
+  public init(markers: [Marker], frames: [FrameScore], labels: [Label]) {
     self.markers = markers
     self.frames = frames
-    self.rawLabels = rawLabels
+    self.labels = labels
   }
-
-  /// The smoothed label of each sample, in time order.
-  public var labels: [String] { frames.map(\.label) }
 }

@@ -76,13 +76,11 @@ public struct MovieStore: Sendable {
     try readEntries(target).map(\.entry)
   }
 
-  /// Refuses, as `merge` and `storeEdits` would, when the file holds two entries with one of
-  /// `ids` (`MovieData.ambiguity`), or is malformed: `analyze` checks this before any work.
-  public func checkUnambiguous(_ ids: [String]) throws(MovieDataError) {
-    let fileIDs = try readRawEntries(target).map(\.id)
-    for id in ids {
-      if let error = MovieData.ambiguity(of: id, ids: fileIDs, path: path) { throw error }
-    }
+  /// The ids of the file's entries in file order, repeated ids too; a missing (or empty) file
+  /// has none. `analyze` reads them once, before any work, to refuse an id two entries hold
+  /// (`MovieData.ambiguity`) as `merge` would after it.
+  public func ids() throws(MovieDataError) -> [String] {
+    try readRawEntries(target).map(\.id)
   }
 
   /// Whether the file exists (a link is followed).

@@ -44,8 +44,6 @@ public final class FrameSampler {
   private var candidateStamp: FrameStamp? = nil
   private var candidateImage: RGBImage? = nil
   private var candidatePreview: RGBImage? = nil
-  /// Whether `candidate` still holds the picture the latest sample showed (previews on request).
-  private var latestSampleHasPicture = false
   /// The frame decoded after the candidate, when it has been read ahead.
   private var upcoming = Frame()
   private var upcomingStamp: FrameStamp? = nil
@@ -56,8 +54,6 @@ public final class FrameSampler {
   public let outputSize: PixelSize
   /// Size of every sample's `preview` (after rotation), if previews were asked for.
   public let previewSize: PixelSize?
-  /// Previews are made only when `previewOfLatestSample()` asks (samples carry none).
-  private let previewsOnRequest: Bool
   /// How many samples the video holds by its stated length (t = 0, interval, … before the
   /// end), for progress figures; nil when the length is unknown. A damaged or cut file may
   /// give fewer.
@@ -77,9 +73,6 @@ public final class FrameSampler {
   /// Opens `path` for sampling every `interval` seconds at `size` (nil: the display size).
   /// - Parameter previewWidth: when given, every sample also carries a `preview` this wide
   ///   with the display aspect ratio (one decode serves both the model and a poster).
-  /// - Parameter previewsOnRequest: with `previewWidth`, samples carry no preview; instead
-  ///   `previewOfLatestSample()` makes the latest one's when it is wanted (a poster picker needs
-  ///   few of them, and each costs a scaling of the full picture).
   /// - Parameters:
   ///   - decodeEverything: decode every frame instead of only those the samples need (the same
   ///     samples, slower; for checking, or for users who suspect a problem).
@@ -89,7 +82,7 @@ public final class FrameSampler {
   /// - Throws: `MediaError` naming the file.
   public init(
     path: String, interval: Double = 1, size: PixelSize? = nil, previewWidth: Int? = nil,
-    previewsOnRequest: Bool = false, decodeEverything: Bool = false, decoderThreads: Int? = nil
+    decodeEverything: Bool = false, decoderThreads: Int? = nil
   ) throws(MediaError) {
     let file = try VideoFile(path: path)
     self.file = file
@@ -110,14 +103,11 @@ public final class FrameSampler {
     }
     outputSize = size ?? file.clock.displaySize
     previewSize = previewWidth.map { file.clock.uprightSize(width: $0) }
-    // Without a preview size there is nothing to ask for: no picture is kept for it.
-    self.previewsOnRequest = previewsOnRequest && previewSize != nil
   }
 
   /// The next sample, or nil when the video has no more.
   /// - Throws: `MediaError.corrupt` when the file holds no decodable frame at all.
   public func next() throws(MediaError) -> SampledFrame? {
-    releaseLatestPictureIfReplaced()
     guard let time = schedule.nextTime else { return nil }
     var current: FrameStamp
     if let stamp = candidateStamp {
@@ -190,36 +180,12 @@ public final class FrameSampler {
     return nil
   }
 
-  /// Gives the latest sample's picture (kept for `previewOfLatestSample()`) back to the decoder
-  /// before decoding on, when the frame read after it starts by the next sample time, so that
-  /// it cannot answer that sample too (with previews on request, no picture is held while
-  /// decoding in the usual case).
-  private func releaseLatestPictureIfReplaced() {
-    guard latestSampleHasPicture, let following = upcomingStamp else { return }
-    if let time = schedule.nextTime, time < file.clock.time(following.ticks) { return }
-    candidate.unref()
-    latestSampleHasPicture = false
-  }
-
   /// Makes the frame now in `candidate` the one that answers samples.
   private func adoptCandidate(_ stamp: FrameStamp) {
-    latestSampleHasPicture = false
     candidateStamp = stamp
     shortcuts?.candidateTicks = stamp.ticks
     candidateImage = nil
     candidatePreview = nil
-  }
-
-  /// The preview of the sample `next()` returned last, at `previewSize` (made once, however
-  /// many samples show the picture); nil without a `previewWidth`, or before the first sample.
-  /// Only with `previewsOnRequest`, and only until `next()` is called again.
-  public func previewOfLatestSample() throws(MediaError) -> RGBImage? {
-    guard previewsOnRequest, let previewSize else { return nil }
-    if let candidatePreview { return candidatePreview }
-    guard latestSampleHasPicture else { return nil }
-    candidatePreview = try previewScaler.uprightImage(
-      from: candidate.pointer, size: previewSize, clock: file.clock)
-    return candidatePreview
   }
 
   /// The candidate as the sample at `time` (converted once, however many samples show it).
@@ -232,22 +198,17 @@ public final class FrameSampler {
       image = try scaler.uprightImage(from: candidate.pointer, size: outputSize, clock: clock)
       candidateImage = image
     }
-    if previewsOnRequest {
-      // The picture stays until the candidate is replaced: `previewOfLatestSample()` may want it.
-      latestSampleHasPicture = true
-    } else {
-      if let previewSize, candidatePreview == nil {
-        candidatePreview = try previewScaler.uprightImage(
-          from: candidate.pointer, size: previewSize, clock: clock)
-      }
-      // Later samples it answers (a held frame) use the converted images: the decoder can have
-      // the picture back now (one 1080p picture less held while decoding on).
-      candidate.unref()
+    if let previewSize, candidatePreview == nil {
+      candidatePreview = try previewScaler.uprightImage(
+        from: candidate.pointer, size: previewSize, clock: clock)
     }
+    // Later samples it answers (a held frame) use the converted images: the decoder can have
+    // the picture back now (one 1080p picture less held while decoding on).
+    candidate.unref()
     let sample = SampledFrame(
       index: schedule.nextIndex, time: time.seconds,
       presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,
-      preview: previewsOnRequest ? nil : candidatePreview)
+      preview: candidatePreview)
     schedule.advance()
     return sample
   }

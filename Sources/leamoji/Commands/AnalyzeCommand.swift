@@ -147,7 +147,7 @@ struct Analyze: ParsableCommand {
         return n - 1
       }) {
         let path = videos[index]
-        do {
+        do throws(LeamojiError) {
           let stored = try plan.analyze(path: path, id: ids[index]) { done, total in
             progress.update(ids[index], done: done, total: total)
           }
@@ -158,7 +158,7 @@ struct Analyze: ParsableCommand {
           }
         } catch {
           progress.remove(ids[index])
-          let failure = CommandFailure(LeamojiError.from(error, context: path))
+          let failure = CommandFailure(error)
           output.withValue { _ in
             progress.clear()
             Console.error(failure.message)
@@ -195,19 +195,17 @@ struct Analyze: ParsableCommand {
     }
   }
 
-  private func printSummary(_ movie: Movie, path: String, labels: [String]) {
-    var perLabel: [(String, Int)] = []
+  private func printSummary(_ movie: Movie, path: String, labels: [Label]) {
+    var perLabel: [(label: Label, count: Int)] = []
     for label in labels {
-      if let i = perLabel.firstIndex(where: { $0.0 == label }) {
-        perLabel[i].1 += 1
+      if let i = perLabel.firstIndex(where: { $0.label == label }) {
+        perLabel[i].count += 1
       } else {
         perLabel.append((label, 1))
       }
     }
-    let emoji = Dictionary(
-      movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
-    let parts = perLabel.sorted { $0.0 < $1.0 }.map { label, count in
-      "\(Console.safe(emoji[label] ?? Label.unknownEmoji)) \(Console.safe(label)) \(secondsText(Double(count) * interval))"
+    let parts = perLabel.sorted { $0.label.name < $1.label.name }.map { label, count in
+      "\(Console.safe(label.emoji)) \(Console.safe(label.name)) \(secondsText(Double(count) * interval))"
     }
     Console.print(
       "\(movie.id): \(secondsText(movie.duration)), \(movie.markers.count) marker\(movie.markers.count == 1 ? "" : "s") — \(parts.joined(separator: ", "))  (\(path))"

@@ -73,9 +73,9 @@ struct Timeline: ParsableCommand {
   }
 
   /// The label on screen at each whole second, from the markers.
-  static func labelsPerSecond(_ movie: Movie) -> [String] {
+  static func labelsPerSecond(_ movie: Movie) -> [Label] {
     guard !movie.markers.isEmpty else { return [] }
-    var labels: [String] = []
+    var labels: [Label] = []
     var second = 0.0
     var index = 0
     // A hand-written duration may be anything; a strip longer than ~11.5 days is no film.
@@ -83,7 +83,7 @@ struct Timeline: ParsableCommand {
       while index + 1 < movie.markers.count && movie.markers[index + 1].second <= second {
         index += 1
       }
-      labels.append(movie.markers[index].label)
+      labels.append(Label(name: movie.markers[index].label))
       second += 1
     }
     return labels

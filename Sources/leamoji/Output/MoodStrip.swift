@@ -5,20 +5,20 @@ import LeamojiCore
 /// letters are the labels' own (`Label`).
 enum MoodStrip {
   /// The label that most cells of each group show, `width` groups at most (earlier label on ties).
-  static func cells(_ labels: [String], width: Int) -> [String] {
+  static func cells(_ labels: [Label], width: Int) -> [Label] {
     guard !labels.isEmpty, width > 0 else { return [] }
     let perCell = (labels.count + width - 1) / width
     return stride(from: 0, to: labels.count, by: perCell).map { start in
       let group = labels[start..<min(labels.count, start + perCell)]
-      var counts: [String: Int] = [:]
+      var counts: [Label: Int] = [:]
       for label in group { counts[label, default: 0] += 1 }
       return group.first { counts[$0] == counts.values.max() } ?? group.first!
     }
   }
 
   /// The strip: blocks in each cell's label colour with `colour`, else each label's letter.
-  static func render(_ labels: [String], width: Int = 60, colour useColour: Bool) -> String {
-    let groups = cells(labels, width: width).map { Label(name: $0) }
+  static func render(_ labels: [Label], width: Int = 60, colour useColour: Bool) -> String {
+    let groups = cells(labels, width: width)
     guard useColour else {
       return groups.map { String(Console.safe(String($0.letter)).first ?? "?") }.joined()
     }
