@@ -6,7 +6,7 @@ import LeamojiNN
 /// image's slot of a batch. No intermediate image is made: crop and flip become index tables,
 /// exposure, noise and normalisation run over each output row in 4-lane SIMD.
 ///
-/// The result is bit for bit what the step-by-step path (`unitPlanes`, `applied`,
+/// The result is bit for bit what the step-by-step path of the tests (`unitPlanes`, `applied`,
 /// `normalise`) gives, with the same random draws in the same order (tested): the same
 /// `Float` operations on the same values, only fused and reordered between independent
 /// pixels. It exists because that path, with an array per step and `Double` coordinates per

@@ -4,7 +4,7 @@
 ///
 /// A model file stores `mean` and `std`; training measures them on its images. Every image on
 /// its way into the network — training batches, evaluation, classification, video analysis —
-/// goes through `BatchMaker`, which uses this and nothing else.
+/// goes through `BatchMaker`, whose `ImageRender` computes this and nothing else.
 public struct InputNormalisation: Equatable, Sendable {
   /// Per-channel (R, G, B) mean of `pixel / 255`, subtracted first.
   public let mean: [Float]
@@ -68,36 +68,5 @@ public struct InputNormalisation: Equatable, Sendable {
     let mean = sum.map { $0 / n }
     let std = (0..<3).map { c in max((sumSq[c] / n - mean[c] * mean[c]).squareRoot(), 1e-3) }
     return InputNormalisation(checked: mean.map { Float($0) }, std.map { Float($0) })
-  }
-
-  /// The first half of the path: one image's tightly packed RGB bytes (row-major, top row
-  /// first, as `RGBImage.pixels`) as three planes of `pixel / 255` (CHW order). Augmentation
-  /// works on these values.
-  static func unitPlanes(_ rgb: ArraySlice<UInt8>, pixels: Int) -> [Float] {
-    precondition(rgb.count == 3 * pixels, "\(rgb.count) bytes for \(pixels) RGB pixels")
-    var planes = [Float](repeating: 0, count: 3 * pixels)
-    rgb.withUnsafeBufferPointer { src in
-      planes.withUnsafeMutableBufferPointer { dst in
-        for i in 0..<pixels {
-          dst[i] = Float(src[3 * i]) / 255
-          dst[pixels + i] = Float(src[3 * i + 1]) / 255
-          dst[2 * pixels + i] = Float(src[3 * i + 2]) / 255
-        }
-      }
-    }
-    return planes
-  }
-
-  /// The second half: `(value − mean[c]) / std[c]` of each of the three planes, written to
-  /// `out` (which holds `planes.count` values).
-  func normalise(_ planes: [Float], into out: UnsafeMutableBufferPointer<Float>) {
-    precondition(planes.count % 3 == 0 && out.count == planes.count)
-    let plane = planes.count / 3
-    planes.withUnsafeBufferPointer { src in
-      for c in 0..<3 {
-        let (m, s) = (mean[c], std[c])
-        for i in (c * plane)..<((c + 1) * plane) { out[i] = (src[i] - m) / s }
-      }
-    }
   }
 }
