@@ -4,9 +4,9 @@ import LeamojiCore
 ///
 /// As a `Layer` (one sample at a time) it is the inference form: `y = x · scale + shift` per
 /// channel with `scale = weight / √(running_var + eps)` and `shift = bias − running_mean ·
-/// scale`. Training needs the whole batch's statistics, so it goes through
-/// `trainingForward` / `trainingBackward` (`Network.batchGradients`), which also give the
-/// updated running statistics.
+/// scale`. Training needs the whole batch's statistics: `BatchNorm2D.TrainingPass` (one
+/// channel at a time over every sample), which the engine runs as a batch-wide step and
+/// `trainingForward` / `trainingBackward` run on tensors.
 public struct BatchNorm2D: Layer {
   /// Layer name; tensors `<name>.weight`, `.bias`, `.running_mean`, `.running_var`,
   /// `.num_batches_tracked`.
@@ -114,10 +114,30 @@ public struct BatchNorm2D: Layer {
     let (scale, shift) = scaleAndShift()
     let area = input.count / features
     var y = Tensor(shape: input.shape)
-    for c in 0..<features {
-      for i in (c * area)..<((c + 1) * area) { y.data[i] = input.data[i] * scale[c] + shift[c] }
+    input.data.withUnsafeBufferPointer { x in
+      y.data.withUnsafeMutableBufferPointer { out in
+        for c in 0..<features {
+          BatchNorm2D.affine(
+            x.baseAddress! + c * area, out.baseAddress! + c * area, area, scale: scale[c],
+            shift: shift[c], relu: false)
+        }
+      }
     }
     return y
+  }
+
+  /// One channel in the inference form: `y = x · scale + shift`, then max(·, 0) when `relu`
+  /// (the engine fuses a following ReLU).
+  @inline(__always)
+  static func affine(
+    _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ count: Int, scale: Float,
+    shift: Float, relu: Bool
+  ) {
+    if relu {
+      for i in 0..<count { y[i] = max(x[i] * scale + shift, 0) }
+    } else {
+      for i in 0..<count { y[i] = x[i] * scale + shift }
+    }
   }
 
   // Inference form: ∂x = ∂y · scale; ∂γ = Σ ∂y · (x − mean) / √(var + eps); ∂β = Σ ∂y.
@@ -143,142 +163,5 @@ public struct BatchNorm2D: Layer {
       parameterGradients[1].data[c] += Float(dBeta)
     }
     return dx
-  }
-
-  // MARK: Training (whole batch)
-
-  /// What `trainingForward` keeps for `trainingBackward`: the normalised inputs and each
-  /// channel's `1 / √(batch variance + eps)`.
-  public struct BatchCache: Sendable {
-    var normalised: [Tensor]
-    var inverseStd: [Double]
-  }
-
-  /// Training-mode forward over a whole batch (every sample `[C, H, W]`): each channel
-  /// normalised with the batch's mean and biased variance (sums in Double, in sample order,
-  /// so the result does not depend on threads). Returns the outputs, the cache for the
-  /// backward pass and the buffers after PyTorch's update (`running = (1 − momentum) ·
-  /// running + momentum · batch`, with the unbiased variance; one more batch tracked).
-  public func trainingForward(_ xs: [Tensor]) -> (
-    outputs: [Tensor], cache: BatchCache, buffers: [Tensor]
-  ) {
-    let n = xs.count
-    let area = xs.first.map { $0.count / features } ?? 0
-    let total = Double(n * area)
-    var sums = [Double](repeating: 0, count: features)
-    var squares = [Double](repeating: 0, count: features)
-    for x in xs {
-      x.data.withUnsafeBufferPointer { p in
-        for c in 0..<features {
-          var s = 0.0
-          for i in (c * area)..<((c + 1) * area) { s += Double(p[i]) }
-          sums[c] += s
-        }
-      }
-    }
-    let means = sums.map { $0 / total }
-    for x in xs {
-      x.data.withUnsafeBufferPointer { p in
-        for c in 0..<features {
-          let mu = means[c]
-          var s = 0.0
-          for i in (c * area)..<((c + 1) * area) {
-            let d = Double(p[i]) - mu
-            s += d * d
-          }
-          squares[c] += s
-        }
-      }
-    }
-    var inverse = [Double](repeating: 0, count: features)
-    var mean = runningMean
-    var variance = runningVar
-    for c in 0..<features {
-      let biased = squares[c] / total
-      inverse[c] = 1 / (biased + eps).squareRoot()
-      let unbiased = total > 1 ? squares[c] / (total - 1) : biased
-      mean.data[c] = Float((1 - momentum) * Double(runningMean.data[c]) + momentum * means[c])
-      variance.data[c] = Float(
-        (1 - momentum) * Double(runningVar.data[c]) + momentum * unbiased)
-    }
-    var ys: [Tensor] = []
-    var normalised: [Tensor] = []
-    ys.reserveCapacity(n)
-    normalised.reserveCapacity(n)
-    for x in xs {
-      var h = Tensor(shape: x.shape)
-      var y = Tensor(shape: x.shape)
-      x.data.withUnsafeBufferPointer { p in
-        h.data.withUnsafeMutableBufferPointer { hp in
-          y.data.withUnsafeMutableBufferPointer { yp in
-            for c in 0..<features {
-              let (mu, inv) = (means[c], inverse[c])
-              let (gamma, beta) = (weight.data[c], bias.data[c])
-              for i in (c * area)..<((c + 1) * area) {
-                let v = Float((Double(p[i]) - mu) * inv)
-                hp[i] = v
-                yp[i] = v * gamma + beta
-              }
-            }
-          }
-        }
-      }
-      ys.append(y)
-      normalised.append(h)
-    }
-    let tracked = Tensor(shape: [], data: [batchesTracked.data[0] + 1])
-    return (ys, BatchCache(normalised: normalised, inverseStd: inverse), [mean, variance, tracked])
-  }
-
-  /// Training-mode backward over the batch: with `N` elements per channel and `x̂` the
-  /// normalised input, `∂β = Σ ∂y`, `∂γ = Σ ∂y · x̂` and
-  /// `∂x = γ / √(σ² + eps) / N · (N · ∂y − ∂β − x̂ · ∂γ)`. Parameter gradients are added.
-  public func trainingBackward(
-    cache: BatchCache, outputGradients dys: [Tensor], parameterGradients: inout [Tensor],
-    needsInputGradient: Bool
-  ) -> [Tensor]? {
-    let n = dys.count
-    let area = dys.first.map { $0.count / features } ?? 0
-    let total = Double(n * area)
-    var dBeta = [Double](repeating: 0, count: features)
-    var dGamma = [Double](repeating: 0, count: features)
-    for j in 0..<n {
-      dys[j].data.withUnsafeBufferPointer { g in
-        cache.normalised[j].data.withUnsafeBufferPointer { h in
-          for c in 0..<features {
-            var (b, w) = (0.0, 0.0)
-            for i in (c * area)..<((c + 1) * area) {
-              let dy = Double(g[i])
-              b += dy
-              w += dy * Double(h[i])
-            }
-            dBeta[c] += b
-            dGamma[c] += w
-          }
-        }
-      }
-    }
-    for c in 0..<features {
-      parameterGradients[0].data[c] += Float(dGamma[c])
-      parameterGradients[1].data[c] += Float(dBeta[c])
-    }
-    guard needsInputGradient else { return nil }
-    let ks = (0..<features).map { Double(weight.data[$0]) * cache.inverseStd[$0] / total }
-    return (0..<n).map { j in
-      var dx = Tensor(shape: dys[j].shape)
-      dys[j].data.withUnsafeBufferPointer { g in
-        cache.normalised[j].data.withUnsafeBufferPointer { h in
-          dx.data.withUnsafeMutableBufferPointer { d in
-            for c in 0..<features {
-              let (k, b, w) = (ks[c], dBeta[c], dGamma[c])
-              for i in (c * area)..<((c + 1) * area) {
-                d[i] = Float(k * (total * Double(g[i]) - b - Double(h[i]) * w))
-              }
-            }
-          }
-        }
-      }
-      return dx
-    }
   }
 }

@@ -82,88 +82,90 @@ public struct Conv2D: Layer {
   }
 
   // y[o, p] = bias[o] + Σ_r W[o, r] · col[r, p]      (r = (c, ky, kx), p = (oy, ox))
-  // The network's batch engine runs the same kernels on reused buffers (Engine.swift); these
-  // per-sample forms allocate and serve the layer-by-layer path and the tests.
+  // The per-sample forms below allocate their buffers and serve the layer-by-layer path and
+  // the tests; the engine calls the same `Conv2D.forward` / `backward` on its reused buffers.
   public func forward(_ input: Tensor) -> Tensor {
     let g = window(input.shape)
-    let positions = g.positions
-    let patch = g.patchSize
-    var col = [Float](repeating: 0, count: patch * positions)
-    var out = [Float](repeating: 0, count: outChannels * positions)
+    var col = [Float](repeating: 0, count: g.panelledCount)
+    var padded = [Float](repeating: 0, count: g.paddedCount)
+    var out = [Float](repeating: 0, count: outChannels * g.positions)
     var scratch = [Float](
-      repeating: 0, count: Kernels.gemmScratchCount(m: outChannels, k: patch))
-    input.data.withUnsafeBufferPointer { x in
-      col.withUnsafeMutableBufferPointer { c in
-        Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
-      }
-    }
-    out.withUnsafeMutableBufferPointer { y in
-      bias.data.withUnsafeBufferPointer { b in
-        weight.data.withUnsafeBufferPointer { w in
-          col.withUnsafeBufferPointer { c in
-            Kernels.gemmPacked(
-              m: outChannels, n: positions, k: patch, a: w.baseAddress!, aRowStride: patch,
-              aColStride: 1, b: c.baseAddress!, bRowStride: positions, bColStride: 1,
-              c: y.baseAddress!, ldc: positions, start: .overwrite, bias: b.baseAddress!,
-              relu: false, scratch: &scratch)
-          }
-        }
-      }
-    }
+      repeating: 0, count: Kernels.gemmScratchCount(m: outChannels, k: g.patchSize))
+    Conv2D.forward(
+      g, outChannels: outChannels, weight: weight.data, bias: bias.data, input: input.data,
+      padded: &padded, col: &col, output: &out, relu: false, scratch: &scratch)
     return Tensor(shape: [outChannels, g.outHeight, g.outWidth], data: out)
   }
 
-  // ∂bias[o] = Σ_p dY[o, p]
-  // ∂W = dY · colᵀ          ([out × positions] · [positions × patch])
-  // ∂x = col2im(Wᵀ · dY)    ([patch × out] · [out × positions], folded back onto the input)
   public func backward(
     input: Tensor, output: Tensor, outputGradient: Tensor,
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
     let g = window(input.shape)
+    var col = [Float](repeating: 0, count: g.panelledCount)
+    var padded = [Float](repeating: 0, count: g.paddedCount)
+    var scratch = [Float](
+      repeating: 0, count: Kernels.gemmScratchCount(m: g.patchSize, k: outChannels))
+    Kernels.im2colPanels(g, input: input.data, padded: &padded, col: &col)
+    var dx = Tensor(shape: needsInputGradient ? input.shape : [0])
+    var (dw, db) = (parameterGradients[0], parameterGradients[1])
+    parameterGradients = []  // dw and db are then the only owners: no copy on write
+    dx.data.withUnsafeMutableBufferPointer { d in
+      Conv2D.backward(
+        g, outChannels: outChannels, weight: weight.data, outputGradient: outputGradient.data,
+        col: &col, dWeight: &dw.data, dBias: &db.data, start: .accumulate,
+        inputGradient: needsInputGradient ? d.baseAddress! : nil, scratch: &scratch)
+    }
+    parameterGradients = [dw, db]
+    return needsInputGradient ? dx : nil
+  }
+
+  /// One sample's forward pass: `input` unfolded into `col` in the GEMM's panels (through the
+  /// zero-bordered copy `padded`), then `output = W · col + bias`, with a ReLU when `relu`.
+  static func forward(
+    _ g: Kernels.Window, outChannels: Int, weight: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, input: UnsafePointer<Float>, padded: UnsafeMutablePointer<Float>,
+    col: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, relu: Bool,
+    scratch: UnsafeMutablePointer<Float>
+  ) {
+    Kernels.im2colPanels(g, input: input, padded: padded, col: col)
+    Kernels.gemmPacked(
+      m: outChannels, n: g.positions, k: g.patchSize,
+      a: weight, aRowStride: g.patchSize, aColStride: 1,
+      b: col, bRowStride: 0, bColStride: 0,
+      c: output, ldc: g.positions, start: .overwrite, bias: bias, relu: relu,
+      scratch: scratch, bIsPanels: true)
+  }
+
+  // ∂bias[o] = Σ_p dY[o, p]
+  // ∂W = dY · colᵀ          ([out × positions] · [positions × patch])
+  // ∂x = col2im(Wᵀ · dY)    ([patch × out] · [out × positions], folded back onto the input)
+  /// One sample's backward pass from the forward pass's `col` (in panels): the bias and
+  /// weight gradients (set, or added with `.accumulate`) and, when `inputGradient` is given,
+  /// `∂x` there (every element set; `col` then holds `∂col`, row-major).
+  static func backward(
+    _ g: Kernels.Window, outChannels: Int, weight: UnsafePointer<Float>,
+    outputGradient dy: UnsafePointer<Float>, col: UnsafeMutablePointer<Float>,
+    dWeight: UnsafeMutablePointer<Float>, dBias: UnsafeMutablePointer<Float>,
+    start: Kernels.GEMMStart, inputGradient dx: UnsafeMutablePointer<Float>?,
+    scratch: UnsafeMutablePointer<Float>
+  ) {
     let positions = g.positions
     let patch = g.patchSize
-    var col = [Float](repeating: 0, count: patch * positions)
-    var scratch = [Float](
-      repeating: 0, count: Kernels.gemmScratchCount(m: patch, k: outChannels))
-    input.data.withUnsafeBufferPointer { x in
-      col.withUnsafeMutableBufferPointer { c in
-        Kernels.im2col(g, input: x.baseAddress!, col: c.baseAddress!)
-      }
+    for o in 0..<outChannels {
+      let sum = Kernels.sumLanes(dy + o * positions, positions)
+      dBias[o] = start == .overwrite ? sum : dBias[o] + sum
     }
-    outputGradient.data.withUnsafeBufferPointer { dy in
-      parameterGradients[1].data.withUnsafeMutableBufferPointer { db in
-        for o in 0..<outChannels {
-          db[o] += Kernels.sumLanes(dy.baseAddress! + o * positions, positions)
-        }
-      }
-      parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
-        col.withUnsafeBufferPointer { c in
-          Kernels.gemmNT(
-            m: outChannels, n: patch, k: positions, a: dy.baseAddress!, b: c.baseAddress!,
-            bRowStride: positions, bPanelStride: 16, c: dw.baseAddress!, ldc: patch,
-            start: .accumulate)
-        }
-      }
-    }
-    guard needsInputGradient else { return nil }
-    weight.data.withUnsafeBufferPointer { w in
-      outputGradient.data.withUnsafeBufferPointer { dy in
-        col.withUnsafeMutableBufferPointer { dc in
-          Kernels.gemmPacked(
-            m: patch, n: positions, k: outChannels, a: w.baseAddress!, aRowStride: 1,
-            aColStride: patch, b: dy.baseAddress!, bRowStride: positions, bColStride: 1,
-            c: dc.baseAddress!, ldc: positions, start: .overwrite, bias: nil, relu: false,
-            scratch: &scratch)
-        }
-      }
-    }
-    var dx = Tensor(shape: input.shape)
-    col.withUnsafeBufferPointer { dc in
-      dx.data.withUnsafeMutableBufferPointer { d in
-        Kernels.col2imAdd(g, col: dc.baseAddress!, input: d.baseAddress!)
-      }
-    }
-    return dx
+    Kernels.gemmNT(
+      m: outChannels, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
+      bPanelStride: patch * 16, c: dWeight, ldc: patch, start: start)
+    guard let dx else { return }
+    Kernels.gemmPacked(
+      m: patch, n: positions, k: outChannels,
+      a: weight, aRowStride: 1, aColStride: patch,
+      b: dy, bRowStride: positions, bColStride: 1,
+      c: col, ldc: positions, start: .overwrite, bias: nil, relu: false, scratch: scratch)
+    dx.update(repeating: 0, count: g.channels * g.height * g.width)
+    Kernels.col2imAdd(g, col: col, input: dx)
   }
 }

@@ -150,7 +150,7 @@ public enum LayerSpec: Equatable, Hashable, Sendable {
   }
 
   /// True for layers that behave differently in training (batch statistics, dropout masks):
-  /// a network with one trains through `Network.batchGradients`.
+  /// the engine runs them in their training form when a network trains.
   public var dependsOnTrainingMode: Bool {
     switch self {
     case .batchNorm2d, .dropout: return true

@@ -54,51 +54,70 @@ public struct Linear: Layer {
     return [outFeatures]
   }
 
-  // y[o] = b[o] + Σ_i W[o, i] · x[i]
   public func forward(_ input: Tensor) -> Tensor {
-    var y = bias
-    weight.data.withUnsafeBufferPointer { w in
-      input.data.withUnsafeBufferPointer { x in
-        y.data.withUnsafeMutableBufferPointer { out in
-          for o in 0..<outFeatures {
-            var s = out[o]
-            let row = w.baseAddress! + o * inFeatures
-            for i in 0..<inFeatures { s += row[i] * x[i] }
-            out[o] = s
-          }
-        }
-      }
-    }
+    var y = Tensor(shape: [outFeatures])
+    Linear.forward(
+      weight: weight.data, bias: bias.data, input: input.data, output: &y.data,
+      inFeatures: inFeatures, outFeatures: outFeatures)
     return y
   }
 
-  // ∂W[o, i] += ∂y[o] · x[i];  ∂b[o] += ∂y[o];  ∂x[i] = Σ_o W[o, i] · ∂y[o]
   public func backward(
     input: Tensor, output: Tensor, outputGradient: Tensor,
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
-    let dy = outputGradient.data
-    input.data.withUnsafeBufferPointer { x in
-      parameterGradients[0].data.withUnsafeMutableBufferPointer { dw in
-        for o in 0..<outFeatures {
-          let row = dw.baseAddress! + o * inFeatures
-          for i in 0..<inFeatures { row[i] += dy[o] * x[i] }
-        }
+    var dx = Tensor(shape: [needsInputGradient ? inFeatures : 0])
+    var (dw, db) = (parameterGradients[0], parameterGradients[1])
+    parameterGradients = []  // dw and db are then the only owners: no copy on write
+    dx.data.withUnsafeMutableBufferPointer { d in
+      Linear.backward(
+        weight: weight.data, input: input.data, outputGradient: outputGradient.data,
+        dWeight: &dw.data, dBias: &db.data, accumulate: true,
+        inputGradient: needsInputGradient ? d.baseAddress! : nil, inFeatures: inFeatures,
+        outFeatures: outFeatures)
+    }
+    parameterGradients = [dw, db]
+    return needsInputGradient ? dx : nil
+  }
+
+  /// `y[o] = b[o] + Σ_i W[o, i] · x[i]`, summed in index order. (The engine's MobileNet-style
+  /// networks use an 8-lane dot product instead.)
+  static func forward(
+    weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, input: UnsafePointer<Float>,
+    output: UnsafeMutablePointer<Float>, inFeatures: Int, outFeatures: Int,
+    outputs: Range<Int>? = nil
+  ) {
+    for o in outputs ?? 0..<outFeatures {
+      var sum = bias[o]
+      let row = weight + o * inFeatures
+      for i in 0..<inFeatures { sum += row[i] * input[i] }
+      output[o] = sum
+    }
+  }
+
+  /// `∂W[o, i] = ∂y[o] · x[i]`, `∂b[o] = ∂y[o]` (added with `accumulate`) and, when
+  /// `inputGradient` is given, `∂x[i] = Σ_o W[o, i] · ∂y[o]` there (every element set).
+  static func backward(
+    weight: UnsafePointer<Float>, input: UnsafePointer<Float>,
+    outputGradient dy: UnsafePointer<Float>, dWeight: UnsafeMutablePointer<Float>,
+    dBias: UnsafeMutablePointer<Float>, accumulate: Bool,
+    inputGradient dx: UnsafeMutablePointer<Float>?, inFeatures: Int, outFeatures: Int
+  ) {
+    for o in 0..<outFeatures {
+      let row = dWeight + o * inFeatures
+      if accumulate {
+        for i in 0..<inFeatures { row[i] += dy[o] * input[i] }
+        dBias[o] += dy[o]
+      } else {
+        for i in 0..<inFeatures { row[i] = dy[o] * input[i] }
+        dBias[o] = dy[o]
       }
     }
-    parameterGradients[1].data.withUnsafeMutableBufferPointer { db in
-      for o in 0..<outFeatures { db[o] += dy[o] }
+    guard let dx else { return }
+    dx.update(repeating: 0, count: inFeatures)
+    for o in 0..<outFeatures {
+      let row = weight + o * inFeatures
+      for i in 0..<inFeatures { dx[i] += row[i] * dy[o] }
     }
-    guard needsInputGradient else { return nil }
-    var dx = Tensor(shape: [inFeatures])
-    weight.data.withUnsafeBufferPointer { w in
-      dx.data.withUnsafeMutableBufferPointer { d in
-        for o in 0..<outFeatures {
-          let row = w.baseAddress! + o * inFeatures
-          for i in 0..<inFeatures { d[i] += row[i] * dy[o] }
-        }
-      }
-    }
-    return dx
   }
 }

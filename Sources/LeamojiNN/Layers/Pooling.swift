@@ -48,17 +48,21 @@ public struct MaxPool2D: Layer {
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
     guard needsInputGradient else { return nil }
-    let g = window(input.shape)
     var dx = Tensor(shape: input.shape)
-    input.data.withUnsafeBufferPointer { x in
-      outputGradient.data.withUnsafeBufferPointer { dy in
-        dx.data.withUnsafeMutableBufferPointer { d in
-          Kernels.maxPoolBackwardAdd(
-            g, input: x.baseAddress!, gradOutput: dy.baseAddress!, gradInput: d.baseAddress!)
-        }
-      }
-    }
+    MaxPool2D.backward(
+      window(input.shape), input: input.data, outputGradient: outputGradient.data,
+      inputGradient: &dx.data)
     return dx
+  }
+
+  /// ∂x of one sample (every element set).
+  static func backward(
+    _ g: Kernels.Window, input: UnsafePointer<Float>, outputGradient: UnsafePointer<Float>,
+    inputGradient: UnsafeMutablePointer<Float>
+  ) {
+    inputGradient.update(repeating: 0, count: g.channels * g.height * g.width)
+    Kernels.maxPoolBackwardAdd(
+      g, input: input, gradOutput: outputGradient, gradInput: inputGradient)
   }
 }
 
@@ -79,29 +83,41 @@ public struct GlobalAvgPool: Layer {
   }
 
   public func forward(_ input: Tensor) -> Tensor {
-    let c = input.shape[0]
-    let hw = input.shape[1] * input.shape[2]
-    var y = Tensor(shape: [c])
-    input.data.withUnsafeBufferPointer { x in
-      for ch in 0..<c { y.data[ch] = Kernels.sum(x.baseAddress! + ch * hw, hw) / Float(hw) }
-    }
+    var y = Tensor(shape: [input.shape[0]])
+    GlobalAvgPool.forward(
+      input.data, &y.data, channels: input.shape[0], area: input.shape[1] * input.shape[2])
     return y
   }
 
-  // ∂x[c, h, w] = ∂y[c] / (H·W)
   public func backward(
     input: Tensor, output: Tensor, outputGradient: Tensor,
     parameterGradients: inout [Tensor], needsInputGradient: Bool
   ) -> Tensor? {
     guard needsInputGradient else { return nil }
-    let c = input.shape[0]
-    let hw = input.shape[1] * input.shape[2]
     var dx = Tensor(shape: input.shape)
-    dx.data.withUnsafeMutableBufferPointer { d in
-      for ch in 0..<c {
-        (d.baseAddress! + ch * hw).update(repeating: outputGradient.data[ch] / Float(hw), count: hw)
-      }
-    }
+    GlobalAvgPool.backward(
+      outputGradient.data, &dx.data, channels: input.shape[0],
+      area: input.shape[1] * input.shape[2])
     return dx
+  }
+
+  /// `y[c]` = the mean of channel `c`, for the channels `channels`.
+  static func forward(
+    _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, channels: Range<Int>, area: Int
+  ) {
+    for c in channels { y[c] = Kernels.sum(x + c * area, area) / Float(area) }
+  }
+
+  static func forward(
+    _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, channels: Int, area: Int
+  ) {
+    forward(x, y, channels: 0..<channels, area: area)
+  }
+
+  // ∂x[c, h, w] = ∂y[c] / (H·W)
+  static func backward(
+    _ dy: UnsafePointer<Float>, _ dx: UnsafeMutablePointer<Float>, channels: Int, area: Int
+  ) {
+    for c in 0..<channels { (dx + c * area).update(repeating: dy[c] / Float(area), count: area) }
   }
 }

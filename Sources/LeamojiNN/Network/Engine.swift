@@ -21,9 +21,10 @@ import LeamojiCore
 ///   memory, with bit-identical logits (same kernels, same arithmetic, other addresses).
 ///
 /// Networks containing a layer type this file does not know run layer by layer instead
-/// (`Network.forwardSample` / `backpropSample`). Batch norms (as a per-channel affine step,
-/// fused with a following ReLU) and dropout (a copy) run here in their inference form only:
-/// networks with them train through `Network.batchGradients`, never `backprop`.
+/// (`Network.forwardSample` / `backpropSample`). A batch norm is a per-channel affine step in
+/// inference and a batch-wide step in training (`BatchNorm2D.TrainingPass`: the steps between
+/// two batch norms run per sample, then the batch norm over all samples); dropout is a copy in
+/// inference and its seeded mask in training. A following ReLU is fused into a batch norm.
 final class Engine: @unchecked Sendable {
   /// One step of the compiled network. `weight` and `bias` are indices of parameter tensors
   /// in network order: a pass reads tensor `i` at `parameters[i]` (a table of addresses), and
@@ -38,12 +39,12 @@ final class Engine: @unchecked Sendable {
     case globalAvgPool(channels: Int, area: Int)
     case flatten
     case linear(weight: Int, bias: Int, inFeatures: Int, outFeatures: Int)
-    /// A batch norm in its inference form, `y = x · scale + shift` per channel, then a ReLU
-    /// when `relu` is 1; `scale` and `shift` are at `affine` and `affine + channels` in the
-    /// context's `affine` buffer (computed by `load` from the running statistics).
-    case batchNorm(affine: Int, channels: Int, area: Int, relu: UInt8)
-    /// Dropout in inference: the output is the input.
-    case identity
+    /// Batch norm `norms[norm]`, then a ReLU when `relu` is 1. Inference: `y = x · scale +
+    /// shift` per channel (`scale`, `shift` in the context's `affine` buffer, computed by
+    /// `load`); training: the batch's statistics, a step over all samples.
+    case batchNorm(norm: Int, area: Int, relu: UInt8)
+    /// Dropout of the network's layer `layer`: a copy in inference, the seeded mask in training.
+    case dropout(p: Double, layer: Int)
     /// A 1x1, stride-1 convolution of a MobileNet-style network: one GEMM straight on the CHW
     /// input (`W[out×in] · X[in×positions]`), reading the weights in place, bias and
     /// `activation` fused.
@@ -73,6 +74,24 @@ final class Engine: @unchecked Sendable {
   }
 
   let steps: [Step]
+  /// A batch norm's numbers: its channels, where its inference `scale`/`shift` (and, in
+  /// training, its batch mean and inverse deviation) lie in the context, where its running
+  /// mean, variance and batch count lie in the context's `state`, its parameter tensors.
+  struct Norm {
+    var channels: Int
+    var affine: Int
+    var state: Int
+    var weight: Int
+    var bias: Int
+    var eps: Double
+    var momentum: Double
+  }
+  let norms: [Norm]
+  /// Training: the runs of steps between batch norms, each followed by the batch norm at its
+  /// end (nil for the last run). A network without batch norms is one run.
+  let runs: [(steps: Range<Int>, norm: Int?)]
+  /// Floats of the batch norms' running statistics (`state`).
+  let stateCount: Int
   /// True for networks with version 3 layers (vector 1x1 convolutions and linear layer).
   let mobile: Bool
   /// False when a step has no backward pass here (MobileNet-style layers): such networks
@@ -110,6 +129,8 @@ final class Engine: @unchecked Sendable {
     var offsets: [Int] = []
     var offset = 0
     var affine = 0
+    var norms: [Norm] = []
+    var state = 0
     var canBackprop = true
     var blockStarts: [Int] = []
     var i = 0
@@ -195,11 +216,15 @@ final class Engine: @unchecked Sendable {
       } else if let bn = layer as? BatchNorm2D {
         let fuse = i + 1 < items.count && items[i + 1].layer is ReLU
         if fuse { outIndex += 1 }
-        op = .batchNorm(
-          affine: affine, channels: bn.features, area: inCount / bn.features, relu: fuse ? 1 : 0)
+        op = .batchNorm(norm: norms.count, area: inCount / bn.features, relu: fuse ? 1 : 0)
+        norms.append(
+          Norm(
+            channels: bn.features, affine: affine, state: state, weight: tensor,
+            bias: tensor + 1, eps: bn.eps, momentum: bn.momentum))
         affine += 2 * bn.features
-      } else if layer is Dropout {
-        op = .identity
+        state += 2 * bn.features + 1
+      } else if let dropout = layer as? Dropout {
+        op = .dropout(p: dropout.p, layer: item.index)
       } else {
         return nil
       }
@@ -210,6 +235,17 @@ final class Engine: @unchecked Sendable {
     self.mobile = mobile
     self.canBackprop = canBackprop
     self.steps = steps
+    self.norms = norms
+    stateCount = state
+    var runs: [(steps: Range<Int>, norm: Int?)] = []
+    var start = 0
+    for (s, step) in steps.enumerated() {
+      guard case .batchNorm(let norm, _, _) = step.op else { continue }
+      runs.append((start..<s, norm))
+      start = s + 1
+    }
+    runs.append((start..<steps.count, nil))
+    self.runs = runs
     inputCount = shapes[0].reduce(1, *)
     classes = shapes[shapes.count - 1].reduce(1, *)
     parameterCount = offset
@@ -290,6 +326,8 @@ final class Engine: @unchecked Sendable {
   /// start or end (`layer` nil).
   struct FlatItem {
     var layer: (any Layer)?
+    /// The network's layer this item is or lies in.
+    var index: Int
     var startsBlock = false
     var inShape: [Int]
     var outShape: [Int]
@@ -298,20 +336,22 @@ final class Engine: @unchecked Sendable {
   /// The layers in running order, each residual block as start, its layers, end.
   static func flatten(_ layers: [any Layer], shapes: [[Int]]) -> [FlatItem] {
     var items: [FlatItem] = []
-    func add(_ layer: any Layer, _ shape: [Int]) -> [Int] {
+    func add(_ layer: any Layer, _ shape: [Int], _ index: Int) -> [Int] {
       if let block = layer as? Residual {
-        items.append(FlatItem(layer: nil, startsBlock: true, inShape: shape, outShape: shape))
+        items.append(
+          FlatItem(layer: nil, index: index, startsBlock: true, inShape: shape, outShape: shape))
         var inner = shape
-        for l in block.body { inner = add(l, inner) }
-        items.append(FlatItem(layer: nil, startsBlock: false, inShape: inner, outShape: shape))
+        for l in block.body { inner = add(l, inner, index) }
+        items.append(
+          FlatItem(layer: nil, index: index, startsBlock: false, inShape: inner, outShape: shape))
         return shape
       }
       // The shapes were checked when the network was built.
       let out = (try? layer.outputShape(for: shape)) ?? shape
-      items.append(FlatItem(layer: layer, inShape: shape, outShape: out))
+      items.append(FlatItem(layer: layer, index: index, inShape: shape, outShape: out))
       return out
     }
-    for (l, layer) in layers.enumerated() { _ = add(layer, shapes[l]) }
+    for (l, layer) in layers.enumerated() { _ = add(layer, shapes[l], l) }
     return items
   }
 

@@ -32,6 +32,11 @@ final class EngineContext: @unchecked Sendable {
   let tensors: UnsafeMutablePointer<UnsafePointer<Float>>
   /// Batch norms' inference `scale` and `shift` per channel (`Engine.Op.batchNorm`).
   let affine: UnsafeMutablePointer<Float>
+  /// Training: the batch norms' running mean, variance and batch count (`Engine.Norm.state`),
+  /// updated by every step, and each channel's batch mean and inverse deviation of the
+  /// current step (at `Engine.Norm.affine`).
+  let state: UnsafeMutablePointer<Float>
+  let statistics: UnsafeMutablePointer<Double>
   private(set) var slots: UnsafeMutablePointer<Float>
   private(set) var slotCapacity = 0
   private(set) var losses: UnsafeMutablePointer<Float>
@@ -48,6 +53,8 @@ final class EngineContext: @unchecked Sendable {
     tensors = .allocate(capacity: max(1, tensorCount))
     for i in 0..<tensorCount { (tensors + i).initialize(to: parameters + engine.offsets[i]) }
     affine = .allocate(capacity: max(1, engine.affineCount))
+    state = .allocate(capacity: max(1, engine.stateCount))
+    statistics = .allocate(capacity: max(1, engine.affineCount))
     slots = .allocate(capacity: 1)
     losses = .allocate(capacity: 1)
     hits = .allocate(capacity: 1)
@@ -58,6 +65,8 @@ final class EngineContext: @unchecked Sendable {
     total.deallocate()
     tensors.deallocate()
     affine.deallocate()
+    state.deallocate()
+    statistics.deallocate()
     slots.deallocate()
     losses.deallocate()
     hits.deallocate()
@@ -82,10 +91,11 @@ final class EngineContext: @unchecked Sendable {
 
   /// Computes the batch norms' inference scale and shift (`BatchNorm2D.scaleAndShift`, the
   /// numbers the layer itself uses) and, in a training context, copies the network's
-  /// parameters into the flat vector, in network order.
+  /// parameters into the flat vector and its buffers into `state`, in network order.
   func load(_ layers: [any Layer]) {
     var offset = 0
     var a = 0
+    var b = 0
     for layer in layers {
       if let bn = layer as? BatchNorm2D {
         let (scale, shift) = bn.scaleAndShift()
@@ -94,12 +104,43 @@ final class EngineContext: @unchecked Sendable {
         a += scale.count + shift.count
       }
       guard mode == .training else { continue }
+      for tensor in layer.buffers {
+        tensor.data.withUnsafeBufferPointer {
+          (state + b).update(from: $0.baseAddress!, count: $0.count)
+        }
+        b += tensor.count
+      }
       for tensor in layer.parameters {
         tensor.data.withUnsafeBufferPointer {
           (parameters + offset).update(from: $0.baseAddress!, count: $0.count)
         }
         offset += tensor.count
       }
+    }
+  }
+
+  /// Adds the first `count` gradient slots to `total` in sample order, pieces of the parameter
+  /// vector on all threads (each element's sum is the same, in the same order, whoever adds
+  /// it).
+  func sumSlots(_ count: Int, threads: Int) {
+    let length = engine.parameterCount
+    let total = SharedPointer(base: self.total)
+    let slots = SharedPointer(base: self.slots)
+    let piece = 2048
+    Parallel.forEach((length + piece - 1) / piece, threads: threads) { q in
+      let lo = q * piece
+      let size = min(piece, length - lo)
+      for j in 0..<count { Kernels.add(slots.base + j * length + lo, into: total.base + lo, size) }
+    }
+  }
+
+  /// The buffers in `state` as tensors shaped like `layers`' buffers (network order).
+  func buffers(shapedLike layers: [any Layer]) -> [Tensor] {
+    var b = 0
+    return layers.flatMap(\.buffers).map { t in
+      defer { b += t.count }
+      return Tensor(
+        shape: t.shape, data: Array(UnsafeBufferPointer(start: state + b, count: t.count)))
     }
   }
 

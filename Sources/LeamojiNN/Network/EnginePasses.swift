@@ -2,47 +2,50 @@ import Dispatch
 import FoundationEssentials
 import LeamojiCore
 
-/// One sample's forward and backward pass over the engine's steps, on one workspace.
+/// One sample's forward and backward pass over the engine's steps, on one workspace. The
+/// maths of each step is its layer's (`Conv2D.forward`, `Linear.backward`, ...); this file
+/// only says which buffers each step reads and writes.
 extension Engine {
-  /// Runs every step on sample `x`; returns the logits (inside the workspace). `p[i]` is the
-  /// address of parameter tensor `i` (network order): the training context's flat vector or
-  /// the layers' own tensors.
+  /// In training: the sample's index in its batch and the step's seed (dropout masks).
+  struct SampleInTraining {
+    var index: Int
+    var seed: UInt64
+  }
+
+  /// Runs `steps` (all by default) on sample `x`; returns the last one's output (inside the
+  /// workspace). `p[i]` is the address of parameter tensor `i` (network order): the training
+  /// context's flat vector or the layers' own tensors.
   ///
-  /// `lanes` is how
-  /// many threads one sample's steps may be split over (the workspace's lane scratches bound
-  /// it). The split never changes a result: each output element is computed by one lane, in
-  /// the same order.
+  /// `lanes` is how many threads one sample's steps may be split over (the workspace's lane
+  /// scratches bound it). The split never changes a result: each output element is computed
+  /// by one lane, in the same order.
   @discardableResult
   func forward(
     _ x: UnsafePointer<Float>, parameters p: UnsafePointer<UnsafePointer<Float>>,
-    affine: UnsafePointer<Float>? = nil, lanes: Int = 1,
-    in ws: EngineWorkspace, stepNanoseconds: UnsafeMutablePointer<UInt64>? = nil
+    affine: UnsafePointer<Float>? = nil, lanes: Int = 1, in ws: EngineWorkspace,
+    steps range: Range<Int>? = nil, training: SampleInTraining? = nil,
+    stepNanoseconds: UnsafeMutablePointer<UInt64>? = nil
   ) -> UnsafeMutablePointer<Float> {
+    let range = range ?? steps.indices
     let lanes = max(1, min(lanes, ws.laneScratch.count))
     let crew = lanes > 1 ? ws.crew(lanes: lanes) : nil
     let pass = ForwardPass(
       engine: self, x: x, p: p, affine: affine, ws: ws, crew: crew,
-      lanes: crew?.lanes ?? 1)
+      lanes: crew?.lanes ?? 1, steps: range, training: training)
     if let crew, crew.lanes > 1 {
       crew.run { lane in pass.run(lane: lane, stepNanoseconds: lane == 0 ? stepNanoseconds : nil) }
     } else {
       pass.run(lane: 0, stepNanoseconds: stepNanoseconds)
     }
-    return ws.outputs[steps.count - 1]
+    return ws.outputs[range.upperBound - 1]
   }
 
-  /// Forward, loss and backward for one labelled sample. The sample's parameter gradient
-  /// (times `scale`) is written to `gradient` (every element is set); returns the loss and
-  /// whether the largest logit is the label. Loss and gradient are computed exactly as
-  /// `SoftmaxCrossEntropy.lossAndGradient` does. `p` as for `forward`; `ws` must be a
-  /// training workspace (it keeps every step's output and im2col matrix).
-  func backprop(
-    _ x: UnsafePointer<Float>, label: Int, scale: Float,
-    parameters p: UnsafePointer<UnsafePointer<Float>>,
-    gradient: UnsafeMutablePointer<Float>, in ws: EngineWorkspace
+  /// The loss of the logits `z` (the last step's output) for `label` and its gradient times
+  /// `scale`, into `ws.gradientA`; computed exactly as `SoftmaxCrossEntropy.lossAndGradient`
+  /// does. Returns the loss and whether the largest logit is the label.
+  func loss(
+    _ z: UnsafePointer<Float>, label: Int, scale: Float, in ws: EngineWorkspace
   ) -> (loss: Float, correct: Bool) {
-    precondition(ws.mode == .training, "backprop on an inference workspace")
-    let z = forward(x, parameters: p, in: ws)
     var zMax = z[0]
     var best = 0
     for i in 1..<classes {
@@ -56,13 +59,43 @@ extension Engine {
       total += ws.exponentials[i]
     }
     let loss = m + PortableMath.log(total) - Double(z[label])
-    var dy = ws.gradientA
-    var dx = ws.gradientB
     for i in 0..<classes {
-      dy[i] = Float((ws.exponentials[i] / total - (i == label ? 1 : 0)) * Double(scale))
+      ws.gradientA[i] = Float((ws.exponentials[i] / total - (i == label ? 1 : 0)) * Double(scale))
     }
+    return (Float(loss), best == label)
+  }
 
-    for s in steps.indices.reversed() {
+  /// Forward, loss and backward for one labelled sample of a network without batch norms. The
+  /// sample's parameter gradient (times `scale`) is written to `gradient` (every element is
+  /// set). `p` as for `forward`; `ws` must be a training workspace (it keeps every step's
+  /// output and im2col matrix).
+  func backprop(
+    _ x: UnsafePointer<Float>, label: Int, scale: Float,
+    parameters p: UnsafePointer<UnsafePointer<Float>>,
+    gradient: UnsafeMutablePointer<Float>, in ws: EngineWorkspace, training: SampleInTraining
+  ) -> (loss: Float, correct: Bool) {
+    precondition(ws.mode == .training, "backprop on an inference workspace")
+    let z = forward(x, parameters: p, in: ws, training: training)
+    let result = loss(z, label: label, scale: scale, in: ws)
+    backward(
+      steps.indices, x, from: ws.gradientA, parameters: p, gradient: gradient, in: ws,
+      training: training)
+    return result
+  }
+
+  /// Backpropagates `range` (no batch norm inside) from `dy`, the gradient of the last step's
+  /// output, which lies in `ws.gradientA` or `ws.gradientB`: the steps' parameter gradients
+  /// are set in `gradient`; returns where the gradient of the first step's input lies (the
+  /// other of the two buffers may have been overwritten).
+  @discardableResult
+  func backward(
+    _ range: Range<Int>, _ x: UnsafePointer<Float>, from dy: UnsafeMutablePointer<Float>,
+    parameters p: UnsafePointer<UnsafePointer<Float>>, gradient: UnsafeMutablePointer<Float>,
+    in ws: EngineWorkspace, training: SampleInTraining
+  ) -> UnsafeMutablePointer<Float> {
+    var dy = dy
+    var dx = dy == ws.gradientA ? ws.gradientB : ws.gradientA
+    for s in range.reversed() {
       let step = steps[s]
       let input = s == 0 ? x : UnsafePointer(ws.outputs[s - 1])
       let out = ws.outputs[s]
@@ -70,61 +103,35 @@ extension Engine {
       switch step.op {
       case .conv(let w, let b, let outChannels, let g, let relu):
         if relu != 0 { Kernels.reluBackward(out, dy, dy, step.outCount) }
-        let positions = g.positions
-        let patch = g.patchSize
-        let (dw, db) = (gradient + offsets[w], gradient + offsets[b])
-        for o in 0..<outChannels { db[o] = Kernels.sumLanes(dy + o * positions, positions) }
-        let col = ws.cols[s]!
-        // ∂W = dY · colᵀ   ([out × positions] · [positions × patch])
-        Kernels.gemmNT(
-          m: outChannels, n: patch, k: positions, a: dy, b: col, bRowStride: 16,
-          bPanelStride: patch * 16, c: dw, ldc: patch, start: .overwrite)
-        if needsInput {
-          // ∂col = Wᵀ · dY (row-major, into the im2col buffer, no longer needed), folded
-          // onto ∂x.
-          Kernels.gemmPacked(
-            m: patch, n: positions, k: outChannels,
-            a: p[w], aRowStride: 1, aColStride: patch,
-            b: dy, bRowStride: positions, bColStride: 1,
-            c: col, ldc: positions, start: .overwrite, bias: nil, relu: false,
-            scratch: ws.scratch)
-          dx.update(repeating: 0, count: step.inCount)
-          Kernels.col2imAdd(g, col: col, input: dx)
-        }
+        Conv2D.backward(
+          g, outChannels: outChannels, weight: p[w], outputGradient: dy, col: ws.cols[s]!,
+          dWeight: gradient + offsets[w], dBias: gradient + offsets[b], start: .overwrite,
+          inputGradient: needsInput ? dx : nil, scratch: ws.scratch)
       case .relu:
         if needsInput { Kernels.reluBackward(out, dy, dx, step.outCount) }
       case .maxPool(let g):
         if needsInput {
-          dx.update(repeating: 0, count: step.inCount)
-          Kernels.maxPoolBackwardAdd(g, input: input, gradOutput: dy, gradInput: dx)
+          MaxPool2D.backward(g, input: input, outputGradient: dy, inputGradient: dx)
         }
       case .globalAvgPool(let channels, let area):
-        if needsInput {
-          for c in 0..<channels {
-            (dx + c * area).update(repeating: dy[c] / Float(area), count: area)
-          }
-        }
+        if needsInput { GlobalAvgPool.backward(dy, dx, channels: channels, area: area) }
       case .flatten:
         if needsInput { dx.update(from: dy, count: step.inCount) }
-      case .batchNorm, .identity, .pointwise, .paddedConv, .depthwise, .relu6, .addSkip:
-        preconditionFailure("inference-only step in backprop (Network.batchGradients trains it)")
+      case .dropout(let probability, let layer):
+        let seed = Dropout.seed(training.seed, layer: layer, sample: training.index)
+        if needsInput { Dropout.apply(p: probability, seed: seed, dy, dx, step.inCount) }
       case .linear(let w, let b, let inFeatures, let outFeatures):
-        let (dw, db) = (gradient + offsets[w], gradient + offsets[b])
-        for o in 0..<outFeatures {
-          let row = dw + o * inFeatures
-          for i in 0..<inFeatures { row[i] = dy[o] * input[i] }
-          db[o] = dy[o]
-        }
-        if needsInput {
-          dx.update(repeating: 0, count: inFeatures)
-          for o in 0..<outFeatures {
-            let row = p[w] + o * inFeatures
-            for i in 0..<inFeatures { dx[i] += row[i] * dy[o] }
-          }
-        }
+        Linear.backward(
+          weight: p[w], input: input, outputGradient: dy, dWeight: gradient + offsets[w],
+          dBias: gradient + offsets[b], accumulate: false, inputGradient: needsInput ? dx : nil,
+          inFeatures: inFeatures, outFeatures: outFeatures)
+      case .batchNorm:
+        preconditionFailure("a batch norm inside a run (Engine.trainBatch backpropagates it)")
+      case .pointwise, .paddedConv, .depthwise, .relu6, .addSkip:
+        preconditionFailure("inference-only step in backprop (the layers train it)")
       }
       swap(&dy, &dx)
     }
-    return (Float(loss), best == label)
+    return dy
   }
 }

@@ -14,12 +14,16 @@ struct ForwardPass: @unchecked Sendable {
   let ws: EngineWorkspace
   let crew: LaneCrew?
   let lanes: Int
+  /// The steps to run (training runs the steps between batch norms separately).
+  var steps: Range<Int>
+  /// Training: the sample's index in its batch and the step's seed (dropout masks).
+  var training: Engine.SampleInTraining?
 
   /// Runs every step's part for `lane`; times each step into `stepNanoseconds` when given.
   func run(lane: Int, stepNanoseconds: UnsafeMutablePointer<UInt64>?) {
-    var input = x
+    var input = steps.lowerBound == 0 ? x : UnsafePointer(ws.outputs[steps.lowerBound - 1])
     var clock = stepNanoseconds == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-    for s in engine.steps.indices {
+    for s in steps {
       step(s, input: input, lane: lane)
       if lanes > 1 { crew?.barrier() }
       if let stepNanoseconds {
@@ -62,50 +66,46 @@ struct ForwardPass: @unchecked Sendable {
       let r = stretch(step.outCount, lane)
       let skip = source < 0 ? x : UnsafePointer(ws.outputs[source])
       Kernels.add(input + r.lowerBound, skip + r.lowerBound, out + r.lowerBound, r.count)
-    case .flatten, .identity:
+    case .dropout(let p, let layer):
+      if let training {
+        guard lane == 0 else { return }
+        let seed = Dropout.seed(training.seed, layer: layer, sample: training.index)
+        Dropout.apply(p: p, seed: seed, input, out, step.outCount)
+      } else {
+        let r = stretch(step.outCount, lane)
+        (out + r.lowerBound).update(from: input + r.lowerBound, count: r.count)
+      }
+    case .flatten:
       let r = stretch(step.outCount, lane)
       (out + r.lowerBound).update(from: input + r.lowerBound, count: r.count)
     case .globalAvgPool(let channels, let area):
-      for c in part(channels, lane) {
-        out[c] = Kernels.sum(input + c * area, area) / Float(area)
-      }
+      GlobalAvgPool.forward(input, out, channels: part(channels, lane), area: area)
     case .linear(let w, let b, let inFeatures, let outFeatures) where engine.mobile:
       let (weight, bias) = (p[w], p[b])
       for o in part(outFeatures, lane) {
         out[o] = bias[o] + Kernels.dot(weight + o * inFeatures, input, inFeatures)
       }
     case .linear(let w, let b, let inFeatures, let outFeatures):
-      let (weight, bias) = (p[w], p[b])
-      for o in part(outFeatures, lane) {
-        var sum = bias[o]
-        let row = weight + o * inFeatures
-        for i in 0..<inFeatures { sum += row[i] * input[i] }
-        out[o] = sum
-      }
-    case .batchNorm(let at, let channels, let area, let relu):
-      let scale = affine! + at
-      let shift = scale + channels
-      for c in part(channels, lane) {
-        let (k, b) = (scale[c], shift[c])
-        let x = input + c * area
-        let y = out + c * area
-        if relu != 0 {
-          for i in 0..<area { y[i] = max(x[i] * k + b, 0) }
-        } else {
-          for i in 0..<area { y[i] = x[i] * k + b }
-        }
+      Linear.forward(
+        weight: p[w], bias: p[b], input: input, output: out, inFeatures: inFeatures,
+        outFeatures: outFeatures, outputs: part(outFeatures, lane))
+    case .batchNorm(let n, let area, let relu):
+      // Training runs batch norms over the whole batch (`Engine.trainBatch`), never here.
+      precondition(training == nil, "a batch norm inside a training run")
+      let norm = engine.norms[n]
+      let scale = affine! + norm.affine
+      let shift = scale + norm.channels
+      for c in part(norm.channels, lane) {
+        BatchNorm2D.affine(
+          input + c * area, out + c * area, area, scale: scale[c], shift: shift[c],
+          relu: relu != 0)
       }
     case .conv(let w, let b, let outChannels, let g, let relu):
       // Older networks' convolutions run on one lane (they are never split: not `mobile`).
       guard lane == 0 else { return }
-      let col = ws.cols[s]!
-      Kernels.im2colPanels(g, input: input, padded: ws.padded, col: col)
-      Kernels.gemmPacked(
-        m: outChannels, n: g.positions, k: g.patchSize,
-        a: p[w], aRowStride: g.patchSize, aColStride: 1,
-        b: col, bRowStride: 0, bColStride: 0,
-        c: out, ldc: g.positions, start: .overwrite, bias: p[b], relu: relu != 0,
-        scratch: ws.scratch, bIsPanels: true)
+      Conv2D.forward(
+        g, outChannels: outChannels, weight: p[w], bias: p[b], input: input, padded: ws.padded,
+        col: ws.cols[s]!, output: out, relu: relu != 0, scratch: ws.scratch)
     case .maxPool(let g):
       guard lane == 0 else { return }
       Kernels.maxPool(g, input: input, output: out)

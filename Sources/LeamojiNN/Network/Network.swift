@@ -209,12 +209,11 @@ public struct Network: Sendable {
   /// (MobileNet-style networks): a batch of one then still uses every core.
   public var splitsOneSample: Bool { engine?.mobile ?? false }
 
-  /// True when training runs layer by layer (`batchGradients` or the layers' own backward
-  /// passes): batch norm or dropout, or a step the engine runs forward only.
-  var trainsLayerByLayer: Bool { dependsOnTrainingMode || !(engine?.canBackprop ?? false) }
+  /// True when training runs layer by layer (the layers' own backward passes): a step the
+  /// engine runs forward only, or a layer type it does not know.
+  var trainsLayerByLayer: Bool { !(engine?.canBackprop ?? false) }
 
-  /// True when a layer behaves differently in training (batch normalisation, dropout):
-  /// training then goes through `batchGradients`.
+  /// True when a layer behaves differently in training (batch normalisation, dropout).
   public var dependsOnTrainingMode: Bool { layers.contains { $0.spec.dependsOnTrainingMode } }
 
   /// Replaces every buffer (network order, shapes as `buffers`).

@@ -1,18 +1,12 @@
 import LeamojiCore
 
-/// Training of networks with layers that see the whole batch (batch normalisation) or draw
-/// random masks (dropout): the batch goes through the network layer by layer, every sample's
-/// activations kept. Per-sample layers run their samples in parallel; a batch norm computes
-/// its statistics over all samples in sample order; dropout masks come from a seed, the layer's
-/// position and the sample's index. Sums across samples are taken in sample order, so the
-/// result is bit-identical for any thread count.
+/// Training mode layer by layer, for networks the engine cannot backpropagate (a layer type
+/// it does not know, MobileNet-style steps) that hold a batch norm or dropout: the batch goes
+/// through the network layer by layer, every sample's activations kept. It runs the layers' own
+/// maths (`BatchNorm2D.trainingForward`, `Dropout.mask`, the same seeds as the engine), so it
+/// is also the reference the engine's tests compare with. Sums across samples are in sample
+/// order, so the result is bit-identical for any thread count.
 extension Network {
-  /// The seed of the dropout mask of sample `sample` in layer `layer` for a step's `seed`.
-  static func dropoutSeed(_ seed: UInt64, layer: Int, sample: Int) -> UInt64 {
-    var mix = SplitMix64(seed: seed ^ (UInt64(layer) &* 0x9E37_79B9_7F4A_7C15))
-    return mix.next() ^ (UInt64(sample) &* 0xD1B5_4A32_D192_ED03)
-  }
-
   /// Training-mode forward and backward pass of a labelled batch: the mean loss, the gradient
   /// of every parameter (network order, already averaged over the batch) and the buffers
   /// after this batch (batch norm running statistics, network order). Nothing in the network
@@ -40,7 +34,7 @@ extension Network {
         acts.append(ys)
       } else if let dropout = layer as? Dropout {
         let m = Parallel.map(n, threads: threads) { j in
-          dropout.mask(count: xs[j].count, seed: Network.dropoutSeed(seed, layer: l, sample: j))
+          dropout.mask(count: xs[j].count, seed: Dropout.seed(seed, layer: l, sample: j))
         }
         masks[l] = m
         acts.append((0..<n).map { j in Network.multiply(xs[j], m[j]) })

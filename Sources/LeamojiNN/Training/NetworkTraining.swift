@@ -153,21 +153,26 @@ extension Network {
   ///
   /// Per-sample gradients are computed in parallel and added to the total strictly in sample
   /// order, a few samples at a time (bounded memory), so the sum never depends on threads.
-  /// A network with batch normalisation or dropout is run in training mode
-  /// (`batchGradients`, dropout masks from `seed`).
+  /// Batch norms and dropout run in training mode (batch statistics; dropout masks from
+  /// `seed`).
   public func gradients(
     _ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads, seed: UInt64 = 0
   ) throws(NNError) -> (result: BatchResult, gradients: [Tensor]) {
+    let r = try trainingPass(batch, labels: labels, threads: threads, seed: seed)
+    return (r.result, r.gradients)
+  }
+
+  /// `gradients`, and the buffers after the step (batch norms' running statistics).
+  func trainingPass(
+    _ batch: Tensor, labels: [Int], threads: Int, seed: UInt64
+  ) throws(NNError) -> (result: BatchResult, gradients: [Tensor], buffers: [Tensor]) {
     let n = try checkBatch(batch)
     try checkLabels(labels, count: n)
-    if dependsOnTrainingMode {
-      let r = batchGradients(batch, labels: labels, threads: threads, seed: seed)
-      return (r.result, r.gradients)
-    }
     if let engine, engine.canBackprop {
       let context = engine.checkOut()
       defer { engine.checkIn(context) }
-      let result = engineGradients(batch, labels: labels, threads: threads, context: context)
+      let result = engineGradients(
+        batch, labels: labels, threads: threads, context: context, seed: seed)
       var offset = 0
       let total = parameters.map { t in
         defer { offset += t.count }
@@ -175,7 +180,10 @@ extension Network {
           shape: t.shape,
           data: Array(UnsafeBufferPointer(start: context.total + offset, count: t.count)))
       }
-      return (result, total)
+      return (result, total, context.buffers(shapedLike: layers))
+    }
+    if dependsOnTrainingMode {
+      return batchGradients(batch, labels: labels, threads: threads, seed: seed)
     }
     var total = parameters.map { Tensor(shape: $0.shape) }
     var loss = 0.0
@@ -203,7 +211,7 @@ extension Network {
     }
     let result = BatchResult(
       meanLoss: n == 0 ? 0 : Float(loss / Double(n)), correct: correct, count: n)
-    return (result, total)
+    return (result, total, buffers)
   }
 
   /// One training step: forward, loss, backward, then one optimizer update (and, with batch
@@ -214,31 +222,24 @@ extension Network {
     _ batch: Tensor, labels: [Int], optimizer: inout some Optimizer,
     threads: Int = Network.defaultThreads, seed: UInt64 = 0
   ) throws(NNError) -> BatchResult {
-    if dependsOnTrainingMode {
-      try check(batch, labels: labels)
-      let r = batchGradients(batch, labels: labels, threads: threads, seed: seed)
-      var p = parameters
-      optimizer.update(&p, gradients: r.gradients)
-      try setParameters(p)
-      try setBuffers(r.buffers)
-      return r.result
-    }
-    let (result, grads) = try gradients(batch, labels: labels, threads: threads)
+    let r = try trainingPass(batch, labels: labels, threads: threads, seed: seed)
     var p = parameters
-    optimizer.update(&p, gradients: grads)
+    optimizer.update(&p, gradients: r.gradients)
     try setParameters(p)
-    return result
+    try setBuffers(r.buffers)
+    return r.result
   }
 
   /// The engine's batch gradient: every sample's gradient into its own slot (in parallel),
   /// then the slots added to `context.total` strictly in sample order (each piece of the
   /// parameter vector on its own thread), up to `chunk` samples
   /// at a time (bounded memory). Loss is summed in sample order too.
-  /// With `loadParameters` false the context's flat parameters are used as they are
-  /// (`TrainingSession` keeps them there between steps).
+  /// With `loadParameters` false the context's flat parameters (and batch norm statistics)
+  /// are used as they are (`TrainingSession` keeps them there between steps). A network with
+  /// batch norms runs the whole batch at once (`EngineContext.trainRuns`).
   func engineGradients(
     _ batch: Tensor, labels: [Int], threads: Int, context: EngineContext,
-    loadParameters: Bool = true
+    loadParameters: Bool = true, seed: UInt64
   ) -> BatchResult {
     let engine = context.engine
     let n = batch.shape[0]
@@ -247,6 +248,14 @@ extension Network {
     if loadParameters { context.load(layers) }
     context.total.update(repeating: 0, count: count)
     guard n > 0 else { return BatchResult(meanLoss: 0, correct: 0, count: 0) }
+    if engine.runs.count > 1 {
+      let r = batch.data.withUnsafeBufferPointer { xs in
+        context.trainRuns(
+          xs.baseAddress!, labels: labels, count: n, threads: threads, seed: seed)
+      }
+      context.sumSlots(n, threads: threads)
+      return BatchResult(meanLoss: Float(r.loss / Double(n)), correct: r.correct, count: n)
+    }
     let chunk = min(n, 64)
     context.reserve(samples: chunk, workers: min(max(threads, 1), chunk))
     let scale = 1 / Float(n)
@@ -265,7 +274,8 @@ extension Network {
         context.run(size0, threads: threads) { ws, j in
           let r = engine.backprop(
             x.base + (first + j) * size, label: labels[first + j], scale: scale,
-            parameters: p.base, gradient: slots.base + j * count, in: ws)
+            parameters: p.base, gradient: slots.base + j * count, in: ws,
+            training: Engine.SampleInTraining(index: first + j, seed: seed))
           losses.base[j] = r.loss
           hits.base[j] = r.correct
         }
@@ -273,17 +283,7 @@ extension Network {
           loss += Double(losses.base[j])
           if hits.base[j] { correct += 1 }
         }
-        // The slots summed in sample order, pieces of the parameter vector on all threads
-        // (each element's sum is the same, in the same order, whoever adds it).
-        let total = SharedPointer(base: context.total)
-        let piece = 2048
-        Parallel.forEach((count + piece - 1) / piece, threads: threads) { q in
-          let lo = q * piece
-          let length = min(piece, count - lo)
-          for j in 0..<size0 {
-            Kernels.add(slots.base + j * count + lo, into: total.base + lo, length)
-          }
-        }
+        context.sumSlots(size0, threads: threads)
         start += size0
       }
     }

@@ -9,11 +9,11 @@
 /// arithmetic, in the same order). `network` writes the parameters back into a `Network`
 /// (allocates; call it per epoch, not per step).
 ///
-/// Networks the engine cannot run (a layer type it does not know) still train, through
-/// `Network.gradients` and `Optimizer.update(_:gradients:)`, with the same results. Networks
-/// with batch normalisation or dropout train through `Network.batchGradients` (training
-/// mode): the running statistics are updated each step, and step `k`'s dropout masks come
-/// from `seed` and `k`.
+/// Batch norms and dropout train here too (the running statistics are kept in the engine's
+/// context and updated each step; step `k`'s dropout masks come from `seed` and `k`).
+/// Networks the engine cannot backpropagate (a layer type it does not know, MobileNet-style
+/// steps) still train, layer by layer, through `Network.gradients` and
+/// `Optimizer.update(_:gradients:)`.
 public final class TrainingSession<O: Optimizer> {
   /// The optimiser; change `optimizer.learningRate` between steps for schedules.
   public var optimizer: O
@@ -41,7 +41,7 @@ public final class TrainingSession<O: Optimizer> {
     let all = ParameterSegment.layout(of: parameters)
     segments = .allocate(capacity: all.count - frozen)
     _ = segments.initialize(from: all[frozen...])
-    if let engine = network.engine, !network.trainsLayerByLayer {
+    if let engine = network.engine, engine.canBackprop {
       let context = engine.checkOut()
       context.load(network.layers)
       self.context = context
@@ -67,6 +67,7 @@ public final class TrainingSession<O: Optimizer> {
       }
       do {
         try current.setParameters(tensors)
+        try current.setBuffers(context.buffers(shapedLike: current.layers))
       } catch {
         preconditionFailure("the session's own layout: \(error)")
       }
@@ -78,6 +79,9 @@ public final class TrainingSession<O: Optimizer> {
   /// One training step on a labelled batch: forward, loss, backward, one optimiser update.
   /// - Returns: the batch's mean loss and correct count *before* the update.
   /// - Throws: `NNError.badInput` / `.badLabels` for a batch the network does not take.
+  /// Step `steps`' seed of the dropout masks.
+  private var stepSeed: UInt64 { seed ^ (steps &* 0xA076_1D64_78BD_642F) }
+
   @discardableResult
   public func step(_ batch: Tensor, labels: [Int], threads: Int = Network.defaultThreads)
     throws(NNError) -> BatchResult
@@ -86,7 +90,8 @@ public final class TrainingSession<O: Optimizer> {
     guard let context else { return try layerByLayerStep(batch, labels: labels, threads: threads) }
     try current.check(batch, labels: labels)
     let result = current.engineGradients(
-      batch, labels: labels, threads: threads, context: context, loadParameters: false)
+      batch, labels: labels, threads: threads, context: context, loadParameters: false,
+      seed: stepSeed)
     optimizer.update(
       flat: context.parameters, gradients: context.total,
       segments: UnsafeBufferPointer(segments))
@@ -97,23 +102,13 @@ public final class TrainingSession<O: Optimizer> {
   private func layerByLayerStep(_ batch: Tensor, labels: [Int], threads: Int) throws(NNError)
     -> BatchResult
   {
-    var buffers: [Tensor]? = nil
-    let result: BatchResult
-    let gradients: [Tensor]
-    if current.dependsOnTrainingMode {
-      try current.check(batch, labels: labels)
-      let stepSeed = seed ^ (steps &* 0xA076_1D64_78BD_642F)
-      let r = current.batchGradients(batch, labels: labels, threads: threads, seed: stepSeed)
-      (result, gradients, buffers) = (r.result, r.gradients, r.buffers)
-    } else {
-      (result, gradients) = try current.gradients(batch, labels: labels, threads: threads)
-    }
+    let r = try current.trainingPass(batch, labels: labels, threads: threads, seed: stepSeed)
     var parameters = current.parameters
     var trainable = Array(parameters[frozen...])
-    optimizer.update(&trainable, gradients: Array(gradients[frozen...]))
+    optimizer.update(&trainable, gradients: Array(r.gradients[frozen...]))
     parameters.replaceSubrange(frozen..., with: trainable)
     try current.setParameters(parameters)
-    if let buffers { try current.setBuffers(buffers) }
-    return result
+    try current.setBuffers(r.buffers)
+    return r.result
   }
 }
