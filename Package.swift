@@ -5,6 +5,13 @@ import PackageDescription
 // network in thousands of leamoji processes; they are compiled with -O in debug builds too, as is
 // Core's SHA-256, which every process runs over the whole model file (13 MB for the default).
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+// LeamojiNN is also compiled whole-module in debug builds, so its kernels inline helpers from
+// other files of the module (GEMM's packing and register tiles) as a release build does;
+// `-num-threads` keeps one object file per source file, which debug builds' indexing expects.
+let kernelsOptimisedEvenInDebug: [SwiftSetting] = [
+  .unsafeFlags(
+    ["-O", "-whole-module-optimization", "-num-threads", "2"], .when(configuration: .debug))
+]
 
 // The network's matrix kernels are written with 8-lane vectors and fused multiply-adds. On
 // x86-64 LeamojiNN alone is compiled for AVX2 + FMA (Haswell and later, every AMD Zen), which
@@ -50,7 +57,7 @@ let package = Package(
     // (Core for its seeded random generator and durable file writes).
     .target(
       name: "LeamojiNN", dependencies: ["LeamojiCore"],
-      swiftSettings: optimisedEvenInDebug + kernelTarget),
+      swiftSettings: kernelsOptimisedEvenInDebug + kernelTarget),
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
     .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
