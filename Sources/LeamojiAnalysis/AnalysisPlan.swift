@@ -123,7 +123,7 @@ public struct AnalysisPlan: Sendable {
     do {
       idsInFile = try store.ids()
     } catch {
-      throw LeamojiError(error.description, kind: .badInput)
+      throw LeamojiError.badInput(error.description)
     }
   }
 
@@ -135,7 +135,7 @@ public struct AnalysisPlan: Sendable {
   ) throws(LeamojiError) -> Stored {
     // Two entries with this id in the file: refuse before the work, not after it.
     if let ambiguity = MovieData.ambiguity(of: id, ids: idsInFile, path: store.path) {
-      throw LeamojiError(ambiguity.description, kind: .badInput)
+      throw LeamojiError.badInput(ambiguity.description)
     }
     let analysis = try VideoAnalysis.run(
       path: path, classifier: classifier, interval: options.interval, batching: batching,
@@ -169,7 +169,7 @@ public struct AnalysisPlan: Sendable {
           descriptionGiven: options.description != nil)
       ])
     } catch {
-      throw LeamojiError(error.description, kind: .cannotWrite)
+      throw LeamojiError.cannotWrite(error.description)
     }
     let stored = result.movies.first { $0.id == id } ?? movie
     if options.vtt {
@@ -202,15 +202,15 @@ public struct AnalysisPlan: Sendable {
     var isDirectory = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
       if !isDirectory {
-        throw LeamojiError(
-          "\(output): cannot write (\(folder) is not a folder)", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite(
+          "\(output): cannot write (\(folder) is not a folder)")
       }
       return
     }
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
-      throw LeamojiError("\(output): cannot create its folder \(folder)", kind: .cannotWrite)
+      throw LeamojiError.cannotWrite("\(output): cannot create its folder \(folder)")
     }
   }
 }

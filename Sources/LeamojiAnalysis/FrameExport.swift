@@ -89,22 +89,22 @@ public final class FrameExport {
     var isDirectory = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
       guard isDirectory else {
-        throw LeamojiError("\(folder): exists and is not a folder", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite("\(folder): exists and is not a folder")
       }
       if !overwrite,
         let existing = try? FileManager.default.contentsOfDirectory(atPath: folder)
           .sorted().first(where: isFrameFileName)
       {
         let path = PathText.appending(existing, to: folder)
-        throw LeamojiError(
-          "\(path): already exists; use another --out folder or --overwrite", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite(
+          "\(path): already exists; use another --out folder or --overwrite")
       }
     } else {
       do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       } catch {
-        throw LeamojiError(
-          "\(folder): cannot create the folder (\(ErrorText.describe(error)))", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite(
+          "\(folder): cannot create the folder (\(ErrorText.describe(error)))")
       }
     }
   }

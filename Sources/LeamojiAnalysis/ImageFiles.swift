@@ -40,13 +40,13 @@ public enum ImageFiles {
     let image = try decode(path: path, size: classifier.inputSize)
     do {
       guard let prediction = try classifier.classify([image], threads: 1).first else {
-        throw LeamojiError("\(path): no prediction", kind: .unexpected)
+        throw LeamojiError.unexpected("\(path): no prediction")
       }
       return prediction
     } catch let error as LeamojiError {
       throw error
     } catch {
-      throw LeamojiError("\(path): \(error)", kind: .unexpected)
+      throw LeamojiError.unexpected("\(path): \(error)")
     }
   }
 }
@@ -60,13 +60,13 @@ extension ImageFiles {
     let image = try decode(path: path, size: classifier.inputSize)
     do {
       guard let features = try classifier.features([image], threads: 1).first else {
-        throw LeamojiError("\(path): no features", kind: .unexpected)
+        throw LeamojiError.unexpected("\(path): no features")
       }
       return features
     } catch let error as LeamojiError {
       throw error
     } catch {
-      throw LeamojiError("\(path): \(error)", kind: .unexpected)
+      throw LeamojiError.unexpected("\(path): \(error)")
     }
   }
 }

@@ -104,9 +104,9 @@ public enum ModelLocator {
   /// named (`given` nil) and none was found, the error states where leamoji looked.
   public static func load(_ path: String, given: String? = "") throws(LeamojiError) -> LoadedModel {
     if given == nil, environmentModel() == nil, !FileManager.default.fileExists(atPath: path) {
-      throw LeamojiError(
+      throw LeamojiError.noInput(
         "\(path): no such file (no model found: looked at \(searchOrder); "
-          + "name one with --model)", kind: .noInput)
+          + "name one with --model)")
     }
     do {
       let (classifier, bytes) = try Classifier.read(path: path)

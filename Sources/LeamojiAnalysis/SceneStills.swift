@@ -43,7 +43,7 @@ public enum SceneStills {
     for second in seconds {
       if let duration = playback.info.duration, second >= duration { break }
       guard playback.seek(to: second) != nil else {
-        throw LeamojiError("\(video): cannot decode the frame at \(second) s", kind: .badInput)
+        throw LeamojiError.badInput("\(video): cannot decode the frame at \(second) s")
       }
       do {
         images.append(try playback.image(size: pictureSize))

@@ -82,7 +82,7 @@ public struct VideoAnalysis: Sendable {
       do {
         predictions = try classifier.classify(pending.map(\.image), threads: batching.threads)
       } catch {
-        throw LeamojiError("\(path): \(error)", kind: .unexpected)
+        throw LeamojiError.unexpected("\(path): \(error)")
       }
       for (sample, prediction) in zip(pending, predictions) {
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))

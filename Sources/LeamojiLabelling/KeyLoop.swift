@@ -25,7 +25,7 @@ enum KeyLoop {
     do {
       terminal = try TerminalSession()
     } catch {
-      throw LeamojiError("cannot use the terminal (\(error))", kind: .unexpected)
+      throw LeamojiError.unexpected("cannot use the terminal (\(error))")
     }
     defer { terminal.restore() }
     fit(terminal)
@@ -47,7 +47,7 @@ enum KeyLoop {
       throw error
     } catch {
       terminal.restore()
-      throw LeamojiError("terminal: \(error)", kind: .unexpected)
+      throw LeamojiError.unexpected("terminal: \(error)")
     }
     terminal.restore()
     return terminal.terminationSignal

@@ -106,7 +106,7 @@ public enum LabelSources {
     for source in sources {
       var isFolder = false
       guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
-        throw LeamojiError("\(source): no such file or folder", kind: .noInput)
+        throw LeamojiError.noInput("\(source): no such file or folder")
       }
       if isFolder {
         try readFolder(source, classifier: classifier, into: &result, taken: &taken) {
@@ -153,7 +153,7 @@ public enum LabelSources {
     } catch let error as LeamojiError {
       throw error
     } catch {
-      throw LeamojiError("\(path): \(error)", kind: .unexpected)
+      throw LeamojiError.unexpected("\(path): \(error)")
     }
   }
 
@@ -165,7 +165,7 @@ public enum LabelSources {
     do {
       names = try FolderListing.visibleFileNames(in: folder)
     } catch {
-      throw LeamojiError("\(folder): cannot list the folder", kind: .noInput)
+      throw LeamojiError.noInput("\(folder): cannot list the folder")
     }
     var count = 0
     for name in names {
@@ -236,7 +236,7 @@ final class LabelPictures {
         players[path] = player
       }
       guard player.seek(to: time) != nil else {
-        throw LeamojiError("\(path): no frame at \(time) s", kind: .badInput)
+        throw LeamojiError.badInput("\(path): no frame at \(time) s")
       }
       do {
         let display = player.info.displaySize

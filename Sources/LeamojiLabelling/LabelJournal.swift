@@ -66,27 +66,26 @@ public struct LabelJournal: Equatable, Sendable {
     do {
       bytes = try DurableFile(path).readIfPresent()
     } catch {
-      throw LeamojiError(error.description, kind: .noInput)
+      throw LeamojiError.noInput(error.description)
     }
     guard let bytes else { return LabelJournal() }
     let file: FileForm
     do {
       file = try JSONDecoder().decode(FileForm.self, from: Data(bytes))
     } catch {
-      throw LeamojiError("\(path): not a label journal (bad JSON)", kind: .badInput)
+      throw LeamojiError.badInput("\(path): not a label journal (bad JSON)")
     }
     guard file.format == formatName else {
-      throw LeamojiError(
-        "\(path): not a label journal (format is not \(formatName))", kind: .badInput)
+      throw LeamojiError.badInput(
+        "\(path): not a label journal (format is not \(formatName))")
     }
     guard file.version >= 1, file.version <= version else {
-      throw LeamojiError(
-        "\(path): label journal version \(file.version) is newer than this leamoji reads",
-        kind: .badInput)
+      throw LeamojiError.badInput(
+        "\(path): label journal version \(file.version) is newer than this leamoji reads")
     }
     for decision in file.decisions {
       if let problem = problem(in: decision) {
-        throw LeamojiError("\(path): \(problem)", kind: .badInput)
+        throw LeamojiError.badInput("\(path): \(problem)")
       }
     }
     return LabelJournal(decisions: file.decisions)
@@ -99,7 +98,7 @@ public struct LabelJournal: Equatable, Sendable {
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     let form = FileForm(format: Self.formatName, version: Self.version, decisions: decisions)
     guard let data = try? encoder.encode(form) else {
-      throw LeamojiError("\(Self.path(in: folder)): cannot encode the journal", kind: .unexpected)
+      throw LeamojiError.unexpected("\(Self.path(in: folder)): cannot encode the journal")
     }
     do {
       try DurableFile(Self.path(in: folder)).write(Array(data) + [0x0A])

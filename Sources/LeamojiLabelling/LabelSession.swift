@@ -187,7 +187,7 @@ public final class LabelSession {
     do throws(LeamojiError) {
       if let file = pending.decision.file {
         guard let picture else {
-          throw LeamojiError("\(file): no picture to write", kind: .unexpected)
+          throw LeamojiError.unexpected("\(file): no picture to write")
         }
         let path = PathText.appending(file, to: pending.root)
         try Self.makeFolder(PathText.deletingLastComponent(path))
@@ -239,8 +239,8 @@ public final class LabelSession {
       do {
         try FileManager.default.removeItem(atPath: path)
       } catch {
-        throw LeamojiError(
-          "\(path): cannot remove (\(ErrorText.describe(error)))", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite(
+          "\(path): cannot remove (\(ErrorText.describe(error)))")
       }
     }
     _ = rmdir(PathText.deletingLastComponent(path))
@@ -265,15 +265,15 @@ public final class LabelSession {
     var isFolder = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
       guard isFolder else {
-        throw LeamojiError("\(path): exists and is not a folder", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite("\(path): exists and is not a folder")
       }
       return
     }
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-      throw LeamojiError(
-        "\(path): cannot create the folder (\(ErrorText.describe(error)))", kind: .cannotWrite)
+      throw LeamojiError.cannotWrite(
+        "\(path): cannot create the folder (\(ErrorText.describe(error)))")
     }
   }
 }

@@ -135,7 +135,7 @@ public final class ReviewLoop {
     do {
       try terminal.output.write(canvas.frame(picture: picture.screen, overlay: layer))
     } catch {
-      throw LeamojiError("terminal: \(error)", kind: .unexpected)
+      throw LeamojiError.unexpected("terminal: \(error)")
     }
   }
 

@@ -64,24 +64,23 @@ public final class ReviewSession {
     do {
       catalogue = try store.readCatalogue()
     } catch {
-      throw LeamojiError(error.description, kind: .badInput)
+      throw LeamojiError.badInput(error.description)
     }
     let wanted = id.map { [$0] } ?? MovieID.candidates(forVideo: video)
     guard let entry = wanted.lazy.compactMap({ id in catalogue.first { $0.movie.id == id } }).first
     else {
-      throw LeamojiError(
-        "\(store.path): no entry for \(wanted.last ?? video); run `leamoji analyze \(video)` first",
-        kind: .badInput)
+      throw LeamojiError.badInput(
+        "\(store.path): no entry for \(wanted.last ?? video); run `leamoji analyze \(video)` first")
     }
     if let ambiguity = MovieData.ambiguity(
       of: entry.movie.id, ids: catalogue.map(\.movie.id), path: store.path)
     {
-      throw LeamojiError(ambiguity.description, kind: .badInput)
+      throw LeamojiError.badInput(ambiguity.description)
     }
     guard !entry.movie.markers.isEmpty else {
-      throw LeamojiError(
-        "\(store.path): entry \"\(entry.movie.id)\" has no markers; run `leamoji analyze \(video)` first",
-        kind: .badInput)
+      throw LeamojiError.badInput(
+        "\(store.path): entry \"\(entry.movie.id)\" has no markers; run `leamoji analyze \(video)` first"
+      )
     }
     self.video = video
     self.store = store
@@ -232,7 +231,7 @@ public final class ReviewSession {
     do {
       movie = try store.storeEdits(id: id, markers: markers, edits: earlierEdits + edits)
     } catch {
-      throw LeamojiError(error.description, kind: .cannotWrite)
+      throw LeamojiError.cannotWrite(error.description)
     }
     try writeSubtitles()
   }
@@ -291,8 +290,8 @@ public final class ReviewSession {
       } catch let error as DurableFileError {
         throw LeamojiError(error)
       } catch {
-        throw LeamojiError(
-          "\(path): cannot write (\(ErrorText.describe(error)))", kind: .cannotWrite)
+        throw LeamojiError.cannotWrite(
+          "\(path): cannot write (\(ErrorText.describe(error)))")
       }
       let decision = LabelJournal.Decision(
         item: name, label: edit.label, file: file, test: false, guess: old?.label,

@@ -52,7 +52,7 @@ public final class PlaybackSession {
     do {
       session = try TerminalSession()
     } catch {
-      throw LeamojiError("\(video): cannot use the terminal (\(error))", kind: .unexpected)
+      throw LeamojiError.unexpected("\(video): cannot use the terminal (\(error))")
     }
     defer { session.restore() }
     let overlay = PlayerOverlay(markers: markers, duration: movie.duration, title: movie.title)
@@ -61,7 +61,7 @@ public final class PlaybackSession {
     let outcome = loop.run()
     session.restore()
     if case .failed(let message) = outcome {
-      throw LeamojiError("\(video): \(message)", kind: .unexpected)
+      throw LeamojiError.unexpected("\(video): \(message)")
     }
     let shown = loop.pacer.framesShown
     let perFrame =

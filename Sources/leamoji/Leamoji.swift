@@ -53,6 +53,9 @@ struct Leamoji: ParsableCommand {
     } catch let failure as CommandFailure {
       Console.error(failure.message)
       Glibc.exit(failure.status.rawValue)
+    } catch let error as LeamojiError {
+      Console.error(error.message)
+      Glibc.exit(ExitStatus(error).rawValue)
     } catch {
       // ArgumentParser's errors quote the arguments, and a file name from a glob may hold escape
       // sequences: errors go to stderr made safe line by line; help and --version go out as is.

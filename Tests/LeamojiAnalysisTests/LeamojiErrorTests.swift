@@ -26,8 +26,6 @@ struct LeamojiErrorTests {
     #expect(mapped.message == error.description)
     #expect(!mapped.message.contains("\n"))
     if let path = error.path { #expect(mapped.message.hasPrefix(path + ": ")) }
-    let viaFrom = LeamojiError.from(error, context: "ignored")
-    #expect(viaFrom.kind == kind && viaFrom.message == mapped.message)
   }
 
   struct WriteSucceeded: Error {}
@@ -63,8 +61,6 @@ struct LeamojiErrorTests {
       #expect(mapped.kind == .cannotWrite)
       #expect(mapped.message == failure.description)
       #expect(mapped.message.hasPrefix(failure.path + ": "))
-      let viaFrom = LeamojiError.from(failure, context: "ignored")
-      #expect(viaFrom.kind == .cannotWrite && viaFrom.message == failure.description)
     }
     #expect(try String(contentsOfFile: existing, encoding: .utf8) == "old")
   }
@@ -82,26 +78,19 @@ struct LeamojiErrorTests {
     let error = ModelFileError(path: "m.safetensors", problem: problem)
     #expect(LeamojiError(error).kind == kind)
     #expect(LeamojiError(error).message == error.description)
-    #expect(LeamojiError.from(error, context: "ignored").kind == kind)
   }
 
-  struct Strange: Error, CustomStringConvertible {
-    var description: String { "the moon is in the way" }
-  }
-
-  @Test("an unknown error is unexpected, with the context in front")
-  func unknownError() {
-    let mapped = LeamojiError.from(Strange(), context: "film.mp4")
-    #expect(mapped.kind == .unexpected)
-    #expect(mapped.message == "film.mp4: the moon is in the way")
-    #expect(mapped.description == mapped.message)
-  }
-
-  @Test("a LeamojiError passes through from(_:context:) unchanged")
-  func passThrough() {
-    let original = LeamojiError("out: cannot write (disk full)", kind: .cannotWrite)
-    let mapped = LeamojiError.from(original, context: "other")
-    #expect(mapped.kind == .cannotWrite)
-    #expect(mapped.message == original.message)
+  @Test("the message is the one line of every kind, and the description")
+  func messages() {
+    let errors: [LeamojiError] = [
+      .noInput("a: no such file"), .badInput("a: bad"),
+      .cannotWrite("out: cannot write (disk full)"),
+      .unexpected("a: the moon is in the way"),
+    ]
+    #expect(
+      errors.map(\.message) == [
+        "a: no such file", "a: bad", "out: cannot write (disk full)", "a: the moon is in the way",
+      ])
+    #expect(errors.map(\.description) == errors.map(\.message))
   }
 }

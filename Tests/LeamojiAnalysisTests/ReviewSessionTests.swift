@@ -111,7 +111,7 @@ struct ReviewSessionTests {
     // Filing seconds 8-13 again as happy fails at second 9 (as a kill there would stop it).
     #expect(throws: LeamojiError.self) {
       try session.set("happy") { (time: Double) throws(LeamojiError) -> RGBImage in
-        if time > 8 { throw LeamojiError("no frame at \(time)", kind: .unexpected) }
+        if time > 8 { throw LeamojiError.unexpected("no frame at \(time)") }
         return Self.picture
       }
     }

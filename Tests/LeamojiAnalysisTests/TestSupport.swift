@@ -82,3 +82,19 @@ enum FFmpegTool {
 func fileNames(in folder: URL) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
 }
+
+/// The kind of problem a `LeamojiError` is, for comparing in tests.
+enum ProblemKind: Equatable {
+  case noInput, badInput, cannotWrite, unexpected
+}
+
+extension LeamojiError {
+  var kind: ProblemKind {
+    switch self {
+    case .noInput: return .noInput
+    case .badInput: return .badInput
+    case .cannotWrite: return .cannotWrite
+    case .unexpected: return .unexpected
+    }
+  }
+}

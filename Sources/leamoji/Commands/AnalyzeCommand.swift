@@ -122,12 +122,7 @@ struct Analyze: ParsableCommand {
     options.description = description
     options.decodeEverything = decodeAll
     options.threads = max(1, Classifier.defaultThreads / min(jobs, videos.count))
-    let plan: AnalysisPlan
-    do {
-      plan = try AnalysisPlan(model: model, output: output, options: options)
-    } catch {
-      throw CommandFailure(error)
-    }
+    let plan = try AnalysisPlan(model: model, output: output, options: options)
 
     let names = videos.map { PathText.lastComponent($0) }
     let ids = id.map { [$0] } ?? MovieID.ids(forFileNames: names)

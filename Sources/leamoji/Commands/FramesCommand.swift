@@ -68,8 +68,6 @@ struct Frames: ParsableCommand {
         Console.print("Wrote \(partial.written) frames to \(out) before the error")
       }
       throw CommandFailure(partial.error)
-    } catch let error as LeamojiError {
-      throw CommandFailure(error)
     }
     progress.finish()
     if summary.corruptPackets > 0 {

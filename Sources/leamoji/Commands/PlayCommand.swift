@@ -55,15 +55,10 @@ struct Play: ParsableCommand {
         "play needs a terminal (stdin and stdout); for the timeline as text use: "
           + "leamoji timeline \(video)", status: .usage)
     }
-    let report: PlaybackSession.Report
-    do {
-      let session = try PlaybackSession(video: video)
-      let movie = try timelineEntry()
-      report = try session.play(
-        movie: movie, seekAhead: seekAhead, fixedSize: size.flatMap(PixelSize.init(parsing:)))
-    } catch let error as LeamojiError {
-      throw CommandFailure(error)
-    }
+    let session = try PlaybackSession(video: video)
+    let movie = try timelineEntry()
+    let report = try session.play(
+      movie: movie, seekAhead: seekAhead, fixedSize: size.flatMap(PixelSize.init(parsing:)))
     if stats {
       Console.print(
         "frames shown \(report.framesShown), dropped \(report.framesDropped), "

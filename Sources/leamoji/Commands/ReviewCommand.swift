@@ -72,8 +72,6 @@ struct Review: ParsableCommand {
         video: video, store: MovieStore(path: data), id: id, folder: into)
       report = try ReviewLoop(session: session, fixedSize: size.flatMap(PixelSize.init(parsing:)))
         .run()
-    } catch let error as LeamojiError {
-      throw CommandFailure(error)
     }
     Console.print(
       "\(report.corrections) correction\(report.corrections == 1 ? "" : "s") this run saved in "

@@ -27,18 +27,25 @@ struct CommandFailure: Error {
     self.status = status
   }
 
-  /// The library's error, with the exit status of its kind.
+  /// The library's error with its exit status.
   init(_ error: LeamojiError) {
-    switch error.kind {
-    case .unexpected: self.init(error.message, status: .failure)
-    case .usage: self.init(error.message, status: .usage)
-    case .badInput: self.init(error.message, status: .badInput)
-    case .noInput: self.init(error.message, status: .noInput)
-    case .cannotWrite: self.init(error.message, status: .cannotWrite)
-    }
+    self.init(error.message, status: ExitStatus(error))
   }
 
   init(_ error: DurableFileError) {
     self.init(LeamojiError(error))
+  }
+}
+
+extension ExitStatus {
+  /// The exit status of each kind of problem the work libraries report: the command line's one
+  /// mapping from `LeamojiError` to exit statuses.
+  init(_ error: LeamojiError) {
+    switch error {
+    case .noInput: self = .noInput
+    case .badInput: self = .badInput
+    case .cannotWrite: self = .cannotWrite
+    case .unexpected: self = .failure
+    }
   }
 }

@@ -20,11 +20,7 @@ struct ModelOptions: ParsableArguments {
   func resolvedPath() -> String { ModelLocator.resolve(model) }
 
   /// Reads and validates the model.
-  func load() throws -> LoadedModel {
-    do {
-      return try ModelLocator.load(resolvedPath(), given: model)
-    } catch {
-      throw CommandFailure(error)
-    }
+  func load() throws(LeamojiError) -> LoadedModel {
+    try ModelLocator.load(resolvedPath(), given: model)
   }
 }
