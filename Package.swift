@@ -124,13 +124,18 @@ let package = Package(
         "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore"]),
+    // What every test target shares: the one scratch folder, the one process runner, the tmux
+    // driver, the repository's paths and fixtures (sample videos, models, ffmpeg-made videos).
+    // Foundation only, so any test target can use it.
+    .target(name: "LeamojiTestSupport", path: "Tests/LeamojiTestSupport"),
+    .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore", "LeamojiTestSupport"]),
     .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
     // Counts a thread's heap allocations in the test executable (interposes malloc); tests use
     // it to prove the training step allocates nothing.
     .target(name: "MallocCounter", path: "Tests/MallocCounter"),
     .testTarget(
-      name: "LeamojiNNTests", dependencies: ["LeamojiNN", "LeamojiCore", "MallocCounter"]),
+      name: "LeamojiNNTests",
+      dependencies: ["LeamojiNN", "LeamojiCore", "MallocCounter", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiClassifierTests",
       dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"], exclude: ["Fixtures"]),
@@ -141,7 +146,7 @@ let package = Package(
     // LeamojiClassifier: the shipped model is scored on held-out varied scenes (issue 12).
     .testTarget(
       name: "LeamojiScenesTests",
-      dependencies: ["LeamojiScenes", "LeamojiClassifier", "LeamojiCore"]),
+      dependencies: ["LeamojiScenes", "LeamojiClassifier", "LeamojiCore", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: [
@@ -152,7 +157,7 @@ let package = Package(
       name: "LeamojiReportTests",
       dependencies: [
         "LeamojiReport", "LeamojiAnalysis", "LeamojiVideo", "LeamojiTerminal", "LeamojiTimeline",
-        "LeamojiCore",
+        "LeamojiCore", "LeamojiTestSupport",
       ]),
     .testTarget(
       name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiCore
@@ -11,7 +12,7 @@ import Testing
 struct DurableFileTests {
   @Test("writes, replaces, and leaves no temporary file behind nor listed")
   func writeAndReplace() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let file = DurableFile(folder.file("a.bin"))
     try file.write([1, 2, 3])
@@ -26,7 +27,7 @@ struct DurableFileTests {
 
   @Test("copy: a large file is copied whole in pieces; a missing source is named")
   func copy() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let content = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 7) }
     try DurableFile(folder.file("big.bin")).write(content)
@@ -50,7 +51,7 @@ struct DurableFileTests {
 
   @Test("replacing: false keeps an existing file and says so")
   func noReplace() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let path = folder.file("keep.txt")
     try DurableFile(path).write(Array("mine".utf8))
@@ -81,7 +82,7 @@ struct DurableFileTests {
 
   @Test("a replaced file keeps its permissions; a new one gets 0666 less the umask")
   func modeKept() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let path = folder.file("private.json")
     try DurableFile(path).write([1])
@@ -99,7 +100,7 @@ struct DurableFileTests {
     "a replaced file keeps its owner and group",
     .enabled(if: geteuid() == 0, "only root may give a file to another user"))
   func ownerKept() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let path = folder.file("shared.json")
     try DurableFile(path).write([1])
@@ -121,7 +122,7 @@ struct DurableFileTests {
       (DurableFile.Step.rename, "cannot replace the file: Invalid cross-device link"),
     ])
   func failingStep(step: DurableFile.Step, problem: String) throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let path = folder.file("poster.jpg")
     try DurableFile(path).write(Array("old".utf8))
@@ -142,7 +143,7 @@ struct DurableFileTests {
 
   @Test("the folder is synced after the rename; a folder that cannot be synced is no error")
   func folderSync() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let path = folder.file("MovieData.json")
     #expect(DurableFile(path).folder == folder.path)
@@ -160,7 +161,7 @@ struct DurableFileTests {
 
   @Test("a link at the path is replaced by the file; followingLinks finds the file it points to")
   func links() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     try FileManager.default.createDirectory(
       atPath: folder.file("real"), withIntermediateDirectories: true)
@@ -183,7 +184,7 @@ struct DurableFileTests {
 
   @Test("whole-file reads: missing is nil, a folder is an error, bytes come back whole")
   func reading() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     #expect(try DurableFile(folder.file("none.json")).readIfPresent() == nil)
     #expect(throws: DurableFileError.self) { try DurableFile(folder.path).readIfPresent() }
@@ -199,7 +200,7 @@ struct DurableFileTests {
 
   @Test("lock(): the lock file beside the file, exclusive between holders, left in place")
   func locking() throws {
-    let folder = try Scratch("durable")
+    let folder = try ScratchFolder("durable")
     defer { folder.remove() }
     let file = DurableFile(folder.file("MovieData.json"))
     #expect(file.lockPath == folder.file(".MovieData.json.lock"))

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @Suite("FolderListing: the files a folder offers as inputs")
@@ -8,7 +9,7 @@ struct FolderListingTests {
     "visible regular files in name order; subfolders and hidden entries left out; links as their target"
   )
   func visibleFiles() throws {
-    let scratch = try Scratch("listing")
+    let scratch = try ScratchFolder("listing")
     defer { scratch.remove() }
     for name in ["b.png", "a.png", ".hidden.png", "c"] { try scratch.write(name, to: name) }
     try FileManager.default.createDirectory(

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiCore
@@ -52,7 +53,7 @@ struct TemporaryFilesTests {
 
   @Test("the sweep removes unlocked temporaries only: not a locked one, a link, a folder, others")
   func sweep() throws {
-    let folder = try Scratch("sweep")
+    let folder = try ScratchFolder("sweep")
     defer { folder.remove() }
     let stale = [".a.jpg.leamoji-4242-1f.tmp", ".MovieData.json.leamoji-\(getpid())-77.tmp"]
     let busy = ".b.vtt.leamoji-4243-2e.tmp"
@@ -72,7 +73,7 @@ struct TemporaryFilesTests {
 
   @Test("a write sweeps its folder once per process; the writer's own temporary is locked")
   func writeSweeps() throws {
-    let folder = try Scratch("sweep")
+    let folder = try ScratchFolder("sweep")
     defer { folder.remove() }
     try folder.write("partial", to: ".old.jpg.leamoji-4242-1f.tmp")
     try DurableFile(folder.file("new.jpg")).write([1])
@@ -97,7 +98,7 @@ struct TemporaryFilesTests {
 
   @Test("the termination clean-up removes every listed file, and only those")
   func terminationCleanUp() throws {
-    let folder = try Scratch("sweep")
+    let folder = try ScratchFolder("sweep")
     defer { folder.remove() }
     // A list of its own: the clean-up keeps its lock for good.
     let registry = TemporaryFiles()

@@ -4,38 +4,6 @@ import Foundation
   import Glibc
 #endif
 
-/// A fresh folder under the system's temporary directory, removed by `remove()`.
-struct Scratch {
-  let path: String
-
-  init(_ label: String) throws {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    path = url.path
-  }
-
-  func file(_ name: String) -> String { path + "/" + name }
-
-  /// Every name in the folder, hidden ones included, sorted.
-  func names() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-  }
-
-  func write(_ text: String, to name: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
-  }
-
-  func bytes(_ name: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name))))
-  }
-
-  func remove() {
-    chmod(path, 0o755)
-    try? FileManager.default.removeItem(atPath: path)
-  }
-}
-
 /// The `stat` of `path`, following links.
 func status(_ path: String) -> stat {
   var info = stat()

@@ -60,14 +60,6 @@ enum TestSupport {
     ]
   }
 
-  /// A fresh temporary directory, removed by the caller.
-  static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-nn-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// Checks ∂L/∂input and ∂L/∂parameters of `layer` at `x` against central finite differences,
   /// in float32 with a relative tolerance of 1e-3 (plus 1e-4 absolute, `worstError`). The scalar
   /// checked is `L = Σ r ⊙ layer(x)` for a random `r`.

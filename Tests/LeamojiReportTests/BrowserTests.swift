@@ -3,6 +3,7 @@ import LeamojiAnalysis
 import LeamojiCore
 import LeamojiReport
 import LeamojiTerminal
+import LeamojiTestSupport
 import LeamojiTimeline
 import LeamojiVideo
 import Testing
@@ -16,17 +17,17 @@ import Testing
     "chromium is not installed (make test-deps installs it; apt-get install chromium)"))
 struct BrowserTests {
   /// Where the screenshots are kept for people to look at (not committed).
-  static let artefacts = ReportFixtures.repository.appendingPathComponent(
+  static let artefacts = Repository.root.appendingPathComponent(
     ".build/report-screenshots")
 
   /// The site of the sample videos (the golden timeline), with real thumbnails; made once.
   static let sampleSite: Result<URL, any Error> = Result {
-    let folder = try ReportFixtures.folder("browser")
+    let folder = try ScratchFolder.url("report-browser")
     let data = folder.appendingPathComponent("MovieData.json")
-    try FileManager.default.copyItem(at: ReportFixtures.sampleCatalogue, to: data)
+    try FileManager.default.copyItem(at: Repository.sampleCatalogue, to: data)
     let options = ReportSite.Options(
       data: data.path, out: folder.appendingPathComponent("site").path,
-      videos: ReportFixtures.sampleVideos.path)
+      videos: Repository.sampleVideos.path)
     _ = try ReportSite.build(options) { video, seconds, width in
       try SceneStills.jpegs(video: video, seconds: seconds, width: width)
     }
@@ -34,13 +35,13 @@ struct BrowserTests {
   }
 
   static func sampleFilms() throws -> [ReportFilm] {
-    ReportFilm.films(of: try MovieStore(path: ReportFixtures.sampleCatalogue.path).readCatalogue())
+    ReportFilm.films(of: try MovieStore(path: Repository.sampleCatalogue.path).readCatalogue())
   }
 
   /// The films of a catalogue of edge cases for the cue rules: fractional seconds, a cue at its
   /// scene (seek-ahead 0), two markers in one second, the app's markers, a custom label.
   static func edgeFilms() throws -> [ReportFilm] {
-    let folder = try ReportFixtures.folder("edges")
+    let folder = try ScratchFolder.url("report-edges")
     defer { try? FileManager.default.removeItem(at: folder) }
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(
@@ -85,7 +86,7 @@ struct BrowserTests {
   )
   func cueLogicAgrees() throws {
     let films = try Self.edgeFilms() + Self.sampleFilms()
-    let folder = try ReportFixtures.folder("cues")
+    let folder = try ScratchFolder.url("report-cues")
     defer { try? FileManager.default.removeItem(at: folder) }
     var groups: [String] = []
     var expected: [String] = []
@@ -239,7 +240,7 @@ struct BrowserTests {
 
   @Test("the index has one card per film with escaped titles, and hostile pages load cleanly")
   func hostileSite() throws {
-    let folder = try ReportFixtures.folder("hostile-browser")
+    let folder = try ScratchFolder.url("report-hostile-browser")
     defer { try? FileManager.default.removeItem(at: folder) }
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(ReportFixtures.hostileCatalogue, to: data)
@@ -263,17 +264,15 @@ struct BrowserTests {
   @Test(
     "a video the browser cannot play: the page says so; the strip's keys still drive the overlay")
   func unplayableVideo() throws {
-    let folder = try ReportFixtures.folder("unplayable")
+    let folder = try ScratchFolder.url("report-unplayable")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let ffmpeg = Process()
-    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    ffmpeg.arguments = [
-      "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10", "-t", "10",
-      "-c:v", "mpeg4", folder.appendingPathComponent("clip.avi").path,
-    ]
-    try ffmpeg.run()
-    ffmpeg.waitUntilExit()
-    try #require(ffmpeg.terminationStatus == 0, "ffmpeg could not make the AVI fixture")
+    let ffmpeg = try ProcessRunner.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10", "-t", "10",
+        "-c:v", "mpeg4", folder.appendingPathComponent("clip.avi").path,
+      ])
+    try #require(ffmpeg.status == 0, "ffmpeg could not make the AVI fixture")
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(
       """

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 
 /// Debian's `chromium`, run headless on the report's pages (`make test-deps` installs it).
 enum Chromium {
@@ -32,9 +33,8 @@ enum Chromium {
     size: String = "1100,1400"
   ) throws -> Run {
     guard let path else { throw CocoaError(.fileNoSuchFile) }
-    let profile = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-chromium-\(UUID().uuidString.prefix(8))")
-    defer { try? FileManager.default.removeItem(at: profile) }
+    let profile = try ScratchFolder("chromium")
+    defer { profile.remove() }
     var arguments = [
       "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--mute-audio",
       "--no-first-run", "--no-default-browser-check", "--disable-extensions",
@@ -47,28 +47,9 @@ enum Chromium {
       arguments.append("--dump-dom")
     }
     arguments.append(url.absoluteString + fragment)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    // The output goes to files: nothing can fill a pipe while the browser runs.
-    try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-    let outFile = profile.appendingPathComponent("stdout")
-    let errFile = profile.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: outFile.path, contents: nil)
-    FileManager.default.createFile(atPath: errFile.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: outFile)
-    process.standardError = try FileHandle(forWritingTo: errFile)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: killer)
-    process.waitUntilExit()
-    killer.cancel()
-    let stdout = (try? Data(contentsOf: outFile)) ?? Data()
-    let stderr = (try? Data(contentsOf: errFile)) ?? Data()
-    return Run(
-      stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    // Killed after 90 s; the output goes to files, which helpers it leaves cannot hold open.
+    let run = try ProcessRunner.run(path, arguments, timeout: 90)
+    return Run(stdout: run.stdout, stderr: run.stderr)
   }
 
   /// The text of the element with `id` in a dumped DOM (tags inside it removed, the DOM's

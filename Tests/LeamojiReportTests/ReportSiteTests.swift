@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiReport
+import LeamojiTestSupport
 import Testing
 
 @Suite("leamoji report's site: pages, escaping, incremental writes")
@@ -17,7 +18,7 @@ struct ReportSiteTests {
       atPath: folder.appendingPathComponent(name).path)
     {
       try FileManager.default.copyItem(
-        at: ReportFixtures.sampleVideos.appendingPathComponent(name),
+        at: Repository.sampleVideos.appendingPathComponent(name),
         to: folder.appendingPathComponent(name))
     }
     let options = ReportSite.Options(
@@ -27,7 +28,7 @@ struct ReportSiteTests {
 
   @Test("hostile titles, ids, labels and descriptions are escaped everywhere")
   func hostileEntries() throws {
-    let folder = try ReportFixtures.folder("hostile")
+    let folder = try ScratchFolder.url("report-hostile")
     defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
     let summary = try Self.build(ReportFixtures.hostileCatalogue, in: folder, stills: stills)
@@ -60,7 +61,7 @@ struct ReportSiteTests {
 
   @Test("entries the app or a person wrote are shown as list shows them")
   func appEntries() throws {
-    let folder = try ReportFixtures.folder("app")
+    let folder = try ScratchFolder.url("report-app")
     defer { try? FileManager.default.removeItem(at: folder) }
     _ = try Self.build(ReportFixtures.hostileCatalogue, in: folder, stills: .init())
     let site = folder.appendingPathComponent("site")
@@ -77,10 +78,10 @@ struct ReportSiteTests {
 
   @Test("a second report writes nothing; a changed film rewrites its page and the index only")
   func incremental() throws {
-    let folder = try ReportFixtures.folder("incremental")
+    let folder = try ScratchFolder.url("report-incremental")
     defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
-    let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
+    let catalogue = try ReportFixtures.read(Repository.sampleCatalogue)
     let videos = ["meadow-storm.mp4", "night-walk.mp4", "party-cellar.mp4"]
     let first = try Self.build(catalogue, in: folder, videos: videos, stills: stills)
     #expect(first.videos == 3 && first.thumbnails == 13 && stills.calls.count == 3)
@@ -104,21 +105,20 @@ struct ReportSiteTests {
     // A film removed from the catalogue: its files go.
     try ReportFixtures.write(
       try ReportFixtures.read(
-        ReportFixtures.repository.appendingPathComponent(
-          "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")), to: data)
+        Repository.sampleCatalogue), to: data)
     let removedFolder = folder.appendingPathComponent("site/thumbs/meadow-storm")
     #expect(FileManager.default.fileExists(atPath: removedFolder.path))
   }
 
   @Test("--copy-videos copies each video into videos/ once and links the page to the copy")
   func copyVideos() throws {
-    let folder = try ReportFixtures.folder("copy")
+    let folder = try ScratchFolder.url("report-copy")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
+    let catalogue = try ReportFixtures.read(Repository.sampleCatalogue)
     let data = folder.appendingPathComponent("MovieData.json")
     try ReportFixtures.write(catalogue, to: data)
     try FileManager.default.copyItem(
-      at: ReportFixtures.sampleVideos.appendingPathComponent("night-walk.mp4"),
+      at: Repository.sampleVideos.appendingPathComponent("night-walk.mp4"),
       to: folder.appendingPathComponent("night-walk.mp4"))
     var options = ReportSite.Options(
       data: data.path, out: folder.appendingPathComponent("site").path)
@@ -127,7 +127,7 @@ struct ReportSiteTests {
     let copy = folder.appendingPathComponent("site/videos/night-walk.mp4")
     #expect(
       try Data(contentsOf: copy)
-        == Data(contentsOf: ReportFixtures.sampleVideos.appendingPathComponent("night-walk.mp4")))
+        == Data(contentsOf: Repository.sampleVideos.appendingPathComponent("night-walk.mp4")))
     let page = try ReportFixtures.read(folder.appendingPathComponent("site/films/night-walk.html"))
     #expect(page.contains("<source src=\"../videos/night-walk.mp4\">"))
     let again = try ReportSite.build(options, stills: ReportFixtures.FakeStills().make)
@@ -140,10 +140,10 @@ struct ReportSiteTests {
 
   @Test("a film removed from the catalogue loses its page and thumbnails")
   func removal() throws {
-    let folder = try ReportFixtures.folder("removal")
+    let folder = try ScratchFolder.url("report-removal")
     defer { try? FileManager.default.removeItem(at: folder) }
     let stills = ReportFixtures.FakeStills()
-    let catalogue = try ReportFixtures.read(ReportFixtures.sampleCatalogue)
+    let catalogue = try ReportFixtures.read(Repository.sampleCatalogue)
     _ = try Self.build(catalogue, in: folder, videos: ["night-walk.mp4"], stills: stills)
     let site = folder.appendingPathComponent("site")
     #expect(
@@ -174,7 +174,7 @@ struct ReportSiteTests {
 
   @Test("bad input: clear errors, and nothing of the user's is overwritten")
   func badInput() throws {
-    let folder = try ReportFixtures.folder("bad")
+    let folder = try ScratchFolder.url("report-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let site = folder.appendingPathComponent("site")
     let missing = Self.failure(data: folder.appendingPathComponent("none.json"), out: site)
@@ -198,7 +198,7 @@ struct ReportSiteTests {
 
   @Test("scenes made by a person's correction are marked edited")
   func editedScenes() throws {
-    let folder = try ReportFixtures.folder("edited")
+    let folder = try ScratchFolder.url("report-edited")
     defer { try? FileManager.default.removeItem(at: folder) }
     let catalogue = """
       [ { "id" : "f", "duration" : 20, "seekAhead" : 5, "model" : { "labels" : [], "sha256" : "x" },
@@ -217,7 +217,7 @@ struct ReportSiteTests {
 
   @Test("the index of 1,000 generated films is under 100 KB")
   func indexSize() throws {
-    let folder = try ReportFixtures.folder("thousand")
+    let folder = try ScratchFolder.url("report-thousand")
     defer { try? FileManager.default.removeItem(at: folder) }
     let data = try GeneratedCatalogue.write(count: 1000, to: folder.path)
     let out = folder.appendingPathComponent("site")

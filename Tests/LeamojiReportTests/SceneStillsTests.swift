@@ -1,5 +1,6 @@
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiTestSupport
 import LeamojiVideo
 import Testing
 
@@ -11,7 +12,7 @@ struct SceneStillsTests {
     "every second of each sample video: the still equals the sample, pixel for pixel",
     arguments: ["meadow-storm", "night-walk", "party-cellar"])
   func stillsEqualSamples(_ name: String) throws {
-    let video = ReportFixtures.sampleVideos.appendingPathComponent("\(name).mp4").path
+    let video = Repository.sampleVideos.appendingPathComponent("\(name).mp4").path
     let size = PixelSize(width: 64, height: 36)
     let sampler = try FrameSampler(path: video, interval: 1, size: size)
     var samples: [SampledFrame] = []
@@ -29,7 +30,7 @@ struct SceneStillsTests {
 
   @Test("a JPEG still is made for each time before the end, none after it")
   func jpegs() throws {
-    let video = ReportFixtures.sampleVideos.appendingPathComponent("night-walk.mp4").path
+    let video = Repository.sampleVideos.appendingPathComponent("night-walk.mp4").path
     let jpegs = try SceneStills.jpegs(video: video, seconds: [0, 6, 14, 500], width: 160)
     #expect(jpegs.count == 3)
     for jpeg in jpegs { #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF])) }

@@ -3,23 +3,6 @@ import LeamojiReport
 
 /// Folders and catalogues the report tests make for themselves.
 enum ReportFixtures {
-  /// The repository's root.
-  static let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  /// The sample videos' timeline as leamoji wrote it (the CLI tests' golden file).
-  static let sampleCatalogue = repository.appendingPathComponent(
-    "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")
-  static let sampleVideos = repository.appendingPathComponent("SampleVideos")
-
-  /// A new empty folder under the system's temporary folder.
-  static func folder(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-report-\(name)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// Writes `text` to `url`.
   static func write(_ text: String, to url: URL) throws {
     try Data(text.utf8).write(to: url)

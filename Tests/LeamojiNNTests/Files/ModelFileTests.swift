@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 /// Model files read up to the network: format and version, the network's own entries, the
@@ -54,7 +55,7 @@ struct ModelFileTests {
   }
 
   @Test func openNamesTheFileAsGiven() throws {
-    let dir = try TestSupport.temporaryDirectory()
+    let dir = try ScratchFolder.url("nn-tests")
     defer { try? FileManager.default.removeItem(at: dir) }
     let relative = "no-such-folder/model.safetensors"
     #expect(throws: ModelFileError(path: relative, problem: .fileNotFound)) {

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 /// Every model file is rebuildable in PyTorch from its own metadata: `scripts/pytorch-rebuild.py`
@@ -9,22 +10,12 @@ import Testing
 @Suite("PyTorch rebuild")
 struct PyTorchRebuildTests {
   static let python = ProcessInfo.processInfo.environment["LEAMOJI_TORCH_PYTHON"] ?? "python3"
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("scripts/pytorch-rebuild.py").path
+  static let script = Repository.path("scripts/pytorch-rebuild.py")
 
   /// Runs `python args`; stdout and the exit status.
   static func run(_ args: [String]) -> (status: Int32, output: Data) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = [python] + args
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return (-1, Data()) }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, data)
+    guard let result = try? ProcessRunner.run(python, args) else { return (-1, Data()) }
+    return (result.status, result.stdoutData)
   }
 
   static let hasTorch = run(["-c", "import torch"]).status == 0
@@ -43,7 +34,7 @@ struct PyTorchRebuildTests {
     }
     let side = network.inputShape[1]
     let x = TestSupport.random([2, 3, side, side], seed: 8)
-    let dir = try TestSupport.temporaryDirectory()
+    let dir = try ScratchFolder.url("nn-tests")
     defer { try? FileManager.default.removeItem(at: dir) }
     let model = dir.appendingPathComponent("m.safetensors")
     let input = dir.appendingPathComponent("x.f32")

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiCore
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 /// Reading safetensors containers: one test per way the bytes can be wrong, and random
@@ -34,7 +35,7 @@ struct SafetensorsReaderTests {
   }
 
   @Test func unreadableFile() throws {
-    let dir = try TestSupport.temporaryDirectory()
+    let dir = try ScratchFolder.url("nn-tests")
     defer { try? FileManager.default.removeItem(at: dir) }
     let error = #expect(throws: ModelFileError.self) { try SafetensorsFile.read(contentsOf: dir) }
     #expect(error?.problem == .unreadable(reason: "it is a directory"))

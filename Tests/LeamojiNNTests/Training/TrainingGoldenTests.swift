@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiNN
@@ -33,9 +34,7 @@ struct TrainingGoldenTests {
   /// The 1.2 model (24/48/96/128 channels at 64x64), trained on: the engine's training path.
   @Test(arguments: [1, 2, 4])
   func cnnFixture(threads: Int) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../LeamojiClassifierTests/Fixtures/leamoji-1.2.safetensors")
-    let file = try ModelFile.open(path: url.path)
+    let file = try ModelFile.open(path: Repository.cnnModelPath)
     let network = try file.network(
       specs: try file.layers(), inputShape: try file.inputShape(channels: 3))
     let hash = try Self.trained(network, steps: 2, batch: 6, threads: threads)

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiScenes
@@ -10,9 +11,7 @@ import Testing
 /// does little better than chance, while the shipped model reads the content.
 @Suite("The shipped model looks past the lighting")
 struct ShippedModelVariedTests {
-  static let modelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Models/leamoji.safetensors").path
+  static let modelPath = Repository.modelPath
 
   /// The held-out set: testing-split scenes (odd seeds, never a training scene) of a data-set
   /// seed other than the one the model was trained with (2018).
