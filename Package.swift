@@ -129,7 +129,9 @@ let package = Package(
     // Foundation only, so any test target can use it.
     .target(name: "LeamojiTestSupport", path: "Tests/LeamojiTestSupport"),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore", "LeamojiTestSupport"]),
-    .testTarget(name: "LeamojiVideoTests", dependencies: ["LeamojiVideo", "LeamojiCore"]),
+    .testTarget(
+      name: "LeamojiVideoTests",
+      dependencies: ["LeamojiVideo", "LeamojiCore", "LeamojiTestSupport"]),
     // Counts a thread's heap allocations in the test executable (interposes malloc); tests use
     // it to prove the training step allocates nothing.
     .target(name: "MallocCounter", path: "Tests/MallocCounter"),
@@ -138,8 +140,11 @@ let package = Package(
       dependencies: ["LeamojiNN", "LeamojiCore", "MallocCounter", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiClassifierTests",
-      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "LeamojiTimelineTests", dependencies: ["LeamojiTimeline", "LeamojiCore"]),
+      dependencies: ["LeamojiClassifier", "LeamojiNN", "LeamojiCore", "LeamojiTestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "LeamojiTimelineTests",
+      dependencies: ["LeamojiTimeline", "LeamojiCore", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiTerminalTests",
       dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
@@ -150,9 +155,18 @@ let package = Package(
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: [
-        "LeamojiAnalysis", "LeamojiLabelling", "LeamojiPlayback", "LeamojiClassifier",
-        "LeamojiTimeline", "LeamojiCore",
+        "LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore",
+        "LeamojiTestSupport",
       ]),
+    .testTarget(
+      name: "LeamojiLabellingTests",
+      dependencies: [
+        "LeamojiLabelling", "LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline",
+        "LeamojiCore", "LeamojiTestSupport",
+      ]),
+    .testTarget(
+      name: "LeamojiPlaybackTests",
+      dependencies: ["LeamojiPlayback", "LeamojiAnalysis", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiReportTests",
       dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiTestSupport
 import LeamojiTimeline
 import Testing
 
@@ -12,7 +13,7 @@ struct AnalysisPlanTests {
 
   @Test("the sample videos give exactly the golden timeline: markers, cues, confidences, frames")
   func goldenTimeline() throws {
-    let folder = try Repository.scratchFolder("golden")
+    let folder = try ScratchFolder.url("golden")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("MovieData.json").path
     var options = AnalysisPlan.Options()
@@ -38,7 +39,7 @@ struct AnalysisPlanTests {
 
   @Test("poster and subtitles land beside the timeline file, in a folder it makes")
   func posterAndSubtitles() throws {
-    let folder = try Repository.scratchFolder("beside")
+    let folder = try ScratchFolder.url("beside")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("site/data/MovieData.json").path
     var options = AnalysisPlan.Options()
@@ -66,7 +67,7 @@ struct AnalysisPlanTests {
 
   @Test("a malformed timeline file is refused before any work, and left as it was")
   func malformedStore() throws {
-    let folder = try Repository.scratchFolder("malformed")
+    let folder = try ScratchFolder.url("malformed")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("MovieData.json").path
     try Data("[{".utf8).write(to: URL(fileURLWithPath: output))
@@ -83,7 +84,7 @@ struct AnalysisPlanTests {
 
   @Test("a video that does not exist is a no-input error naming it; the store is untouched")
   func missingVideo() throws {
-    let folder = try Repository.scratchFolder("missing")
+    let folder = try ScratchFolder.url("missing")
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("MovieData.json").path
     let plan = try AnalysisPlan(

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @Suite("FrameExport: a video's samples written as PNG files named by their second")
@@ -26,7 +27,7 @@ struct FrameExportTests {
 
   @Test("whole-second intervals: one file per sample, named by its second, at the asked size")
   func wholeSeconds() throws {
-    let folder = try Repository.scratchFolder("frames-whole")
+    let folder = try ScratchFolder.url("frames-whole")
     defer { try? FileManager.default.removeItem(at: folder) }
     let export = try FrameExport(video: Self.video, interval: 2, size: Self.small)
     #expect(export.expectedCount == 12)
@@ -47,7 +48,7 @@ struct FrameExportTests {
 
   @Test("fractional intervals name files with milliseconds")
   func fractionalSeconds() throws {
-    let folder = try Repository.scratchFolder("frames-fraction")
+    let folder = try ScratchFolder.url("frames-fraction")
     defer { try? FileManager.default.removeItem(at: folder) }
     let export = try FrameExport(video: Self.video, interval: 2.25, size: Self.small)
     #expect(export.expectedCount == 11, "24 / 2.25 rounded up")
@@ -78,7 +79,7 @@ struct FrameExportTests {
 
   @Test("without --size the pictures have the display size (square and anamorphic pixels)")
   func displaySize() throws {
-    let folder = try Repository.scratchFolder("frames-display")
+    let folder = try ScratchFolder.url("frames-display")
     defer { try? FileManager.default.removeItem(at: folder) }
     let square = folder.appendingPathComponent("square")
     let summary = try Self.export(interval: 10, size: nil, into: square).summary
@@ -88,7 +89,7 @@ struct FrameExportTests {
 
     // 160x120 coded with pixels 3:2 wide is shown 240x120.
     let wide = folder.appendingPathComponent("wide.mp4")
-    try FFmpegTool.run([
+    try FFmpegFixtures.run([
       "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2", "-vf", "setsar=3/2",
       "-c:v", "libx264", "-pix_fmt", "yuv420p", wide.path,
     ])
@@ -101,7 +102,7 @@ struct FrameExportTests {
 
   @Test("a missing output folder is made, with its parents")
   func makesFolder() throws {
-    let folder = try Repository.scratchFolder("frames-make")
+    let folder = try ScratchFolder.url("frames-make")
     defer { try? FileManager.default.removeItem(at: folder) }
     let nested = folder.appendingPathComponent("a/b/frames")
     let summary = try Self.export(interval: 8, into: nested).summary
@@ -111,7 +112,7 @@ struct FrameExportTests {
 
   @Test("existing frame files are refused without overwrite: nothing written, the file named")
   func refusesExistingFrames() throws {
-    let folder = try Repository.scratchFolder("frames-existing")
+    let folder = try ScratchFolder.url("frames-existing")
     defer { try? FileManager.default.removeItem(at: folder) }
     let existing = folder.appendingPathComponent("000004.png")
     let notes = folder.appendingPathComponent("notes.txt")
@@ -140,7 +141,7 @@ struct FrameExportTests {
 
   @Test("files that are not frames do not block an export")
   func otherFilesAllowed() throws {
-    let folder = try Repository.scratchFolder("frames-others")
+    let folder = try ScratchFolder.url("frames-others")
     defer { try? FileManager.default.removeItem(at: folder) }
     for name in ["notes.txt", "cover.png", "12.png"] {
       try Data("x".utf8).write(to: folder.appendingPathComponent(name))
@@ -153,7 +154,7 @@ struct FrameExportTests {
 
   @Test("an output that is a file, or lies under one, is refused")
   func refusesNonFolder() throws {
-    let folder = try Repository.scratchFolder("frames-notfolder")
+    let folder = try ScratchFolder.url("frames-notfolder")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("frames")
     try Data("keep".utf8).write(to: file)
@@ -172,7 +173,7 @@ struct FrameExportTests {
 
   @Test("a video that cannot be opened is refused before any output exists")
   func unopenableVideo() throws {
-    let folder = try Repository.scratchFolder("frames-badvideo")
+    let folder = try ScratchFolder.url("frames-badvideo")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("missing.mp4").path
     let text = folder.appendingPathComponent("text.mp4")
@@ -193,7 +194,7 @@ struct FrameExportTests {
 
   @Test("a video cut in half keeps every frame before the damage, each one whole")
   func truncatedVideo() throws {
-    let folder = try Repository.scratchFolder("frames-truncated")
+    let folder = try ScratchFolder.url("frames-truncated")
     defer { try? FileManager.default.removeItem(at: folder) }
     let whole = try Data(contentsOf: URL(fileURLWithPath: Self.video))
     let cut = folder.appendingPathComponent("cut.mp4")
@@ -226,7 +227,7 @@ struct FrameExportTests {
 
   @Test("a video whose pictures are all missing fails with nothing written")
   func noDecodableFrame() throws {
-    let folder = try Repository.scratchFolder("frames-nopictures")
+    let folder = try ScratchFolder.url("frames-nopictures")
     defer { try? FileManager.default.removeItem(at: folder) }
     // The header (ftyp, moov) survives; of the picture data only a few bytes remain.
     let whole = try Data(contentsOf: URL(fileURLWithPath: Self.video))

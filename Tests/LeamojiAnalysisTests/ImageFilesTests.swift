@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @Suite("ImageFiles: still images decoded, encoded and classified")
@@ -24,7 +25,7 @@ struct ImageFilesTests {
 
   @Test("PNG round trip: encoding then decoding gives back the same pixels")
   func pngRoundTrip() throws {
-    let folder = try Repository.scratchFolder("image-roundtrip")
+    let folder = try ScratchFolder.url("image-roundtrip")
     defer { try? FileManager.default.removeItem(at: folder) }
     let image = Self.pattern(width: 37, height: 23)
     let bytes = try ImageFiles.png(image)
@@ -44,7 +45,7 @@ struct ImageFilesTests {
       PixelSize(width: 1, height: 1),
     ])
   func decodeAtSize(size: PixelSize) throws {
-    let folder = try Repository.scratchFolder("image-size")
+    let folder = try ScratchFolder.url("image-size")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("big.png")
     try Self.write(Self.pattern(width: 64, height: 48), to: file)
@@ -55,10 +56,10 @@ struct ImageFilesTests {
 
   @Test("decoding a flat colour at a smaller size keeps the colour (JPEG from ffmpeg)")
   func decodeJPEG() throws {
-    let folder = try Repository.scratchFolder("image-jpeg")
+    let folder = try ScratchFolder.url("image-jpeg")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("red.jpg")
-    try FFmpegTool.run([
+    try FFmpegFixtures.run([
       "-f", "lavfi", "-i", "color=c=0xC81E1E:size=80x60", "-frames:v", "1", file.path,
     ])
     let decoded = try ImageFiles.decode(path: file.path, size: PixelSize(width: 8, height: 6))
@@ -82,7 +83,7 @@ struct ImageFilesTests {
 
   @Test("a frame from a clearly labelled second of a sample is classified as its truth says")
   func classifySampleFrames() throws {
-    let folder = try Repository.scratchFolder("image-classify")
+    let folder = try ScratchFolder.url("image-classify")
     defer { try? FileManager.default.removeItem(at: folder) }
     let classifier = Repository.shippedClassifier
     let frames = try Self.clearlyLabelledFrames()
@@ -90,7 +91,7 @@ struct ImageFilesTests {
     for (video, second, label) in frames {
       let file = folder.appendingPathComponent("\(video)-\(second).png")
       // The frame on screen half a second into that second, well away from the cuts.
-      try FFmpegTool.run([
+      try FFmpegFixtures.run([
         "-ss", "\(Double(second) + 0.5)", "-i", Repository.sampleVideo(video), "-frames:v", "1",
         file.path,
       ])
@@ -103,7 +104,7 @@ struct ImageFilesTests {
 
   @Test("a missing file is no input, named in one line, for decode and classify")
   func missingFile() throws {
-    let folder = try Repository.scratchFolder("image-missing")
+    let folder = try ScratchFolder.url("image-missing")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("gone.png").path
     #expect {
@@ -120,7 +121,7 @@ struct ImageFilesTests {
 
   @Test("a text file is bad input, named in one line, for decode and classify")
   func textFile() throws {
-    let folder = try Repository.scratchFolder("image-text")
+    let folder = try ScratchFolder.url("image-text")
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("notes.png")
     try Data("these are notes,\nnot a picture\n".utf8).write(to: text)

@@ -2,6 +2,7 @@ import Foundation
 import LeamojiAnalysis
 import LeamojiCore
 import LeamojiNN
+import LeamojiTestSupport
 import LeamojiVideo
 import Testing
 
@@ -42,7 +43,7 @@ struct LeamojiErrorTests {
 
   @Test("a DurableFileError is cannot-write, with its message")
   func durableFileError() throws {
-    let folder = try Repository.scratchFolder("error-durable")
+    let folder = try ScratchFolder.url("error-durable")
     defer { try? FileManager.default.removeItem(at: folder) }
     let existing = folder.appendingPathComponent("there.json").path
     try Data("old".utf8).write(to: URL(fileURLWithPath: existing))

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -66,7 +67,7 @@ struct ModelLocatorTests {
 
   @Test("the model's SHA-256 is of the bytes it was read from, and its info carries the labels")
   func hashOfTheBytesRead() throws {
-    let folder = try Repository.scratchFolder("model-hash")
+    let folder = try ScratchFolder.url("model-hash")
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("copy.safetensors")
     try FileManager.default.copyItem(atPath: Repository.modelPath, toPath: copy.path)
@@ -83,7 +84,7 @@ struct ModelLocatorTests {
 
   @Test("a missing model is no input, named as given")
   func missingModel() throws {
-    let folder = try Repository.scratchFolder("model-missing")
+    let folder = try ScratchFolder.url("model-missing")
     defer { try? FileManager.default.removeItem(at: folder) }
     let asGiven = folder.path + "//sub/../none.safetensors"
     #expect {
@@ -95,7 +96,7 @@ struct ModelLocatorTests {
 
   @Test("a folder given as the model is no input")
   func folderAsModel() throws {
-    let folder = try Repository.scratchFolder("model-folder")
+    let folder = try ScratchFolder.url("model-folder")
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect {
       _ = try ModelLocator.load(folder.path)
@@ -110,7 +111,7 @@ struct ModelLocatorTests {
       4, 1000, 0.5,
     ] as [Double])
   func damagedModel(keep: Double) throws {
-    let folder = try Repository.scratchFolder("model-damaged")
+    let folder = try ScratchFolder.url("model-damaged")
     defer { try? FileManager.default.removeItem(at: folder) }
     let whole = try Data(contentsOf: URL(fileURLWithPath: Repository.modelPath))
     let count = keep < 1 ? Int(Double(whole.count) * keep) : Int(keep)

@@ -1,18 +1,9 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiClassifier
+import LeamojiTestSupport
 
-/// The repository, its shipped model and sample videos, and scratch folders for the tests.
-enum Repository {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-  static let modelPath = root.appendingPathComponent("Models/leamoji.safetensors").path
-  static let sampleNames = ["meadow-storm", "night-walk", "party-cellar"]
-
-  static func sampleVideo(_ name: String) -> String {
-    root.appendingPathComponent("SampleVideos/\(name).mp4").path
-  }
-
+extension Repository {
   /// The shipped model, read once.
   static let shippedModel: LoadedModel = {
     do {
@@ -23,14 +14,6 @@ enum Repository {
   }()
 
   static var shippedClassifier: Classifier { shippedModel.classifier }
-
-  /// A new empty folder under the system's temporary folder.
-  static func scratchFolder(_ name: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-analysis-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-  }
 }
 
 /// A sample video's ground truth (`SampleVideos/<name>.truth.json`): `labels[t]` is the mood on
@@ -50,30 +33,6 @@ struct SampleTruth: Decodable {
     guard labels.count > 2 * margin else { return [] }
     return (margin..<(labels.count - margin)).filter { second in
       (second - margin...second + margin).allSatisfy { labels[$0] == labels[second] }
-    }
-  }
-}
-
-/// The ffmpeg command-line tool, for small fixtures (a video or still made for one test).
-enum FFmpegTool {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  /// Runs `ffmpeg -v error -nostdin -y <arguments>`; throws when it cannot start or fails.
-  static func run(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y"] + arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      throw Failure(
-        description: "ffmpeg \(arguments.joined(separator: " ")) failed with status "
-          + "\(process.terminationStatus) (the tests need the ffmpeg command-line tool)")
     }
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @Suite("VideoAnalysis: sampling, batched classification and the poster pick")
@@ -99,7 +100,7 @@ struct VideoAnalysisTests {
 
   @Test("a missing video is no input, a text file bad input, each naming the file")
   func unusableVideos() throws {
-    let folder = try Repository.scratchFolder("analysis-bad")
+    let folder = try ScratchFolder.url("analysis-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("none.mp4").path
     let text = folder.appendingPathComponent("text.mp4")

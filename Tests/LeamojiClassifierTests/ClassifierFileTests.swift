@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiCore
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiClassifier
@@ -47,9 +48,7 @@ struct ClassifierFileTests {
 
   @Test func roundTripKeepsEverything() throws {
     let original = try classifier()
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-classifier-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try ScratchFolder.url("classifier")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("m.safetensors").path
     try DurableFile(path).write(original.encoded())
@@ -86,7 +85,7 @@ struct ClassifierFileTests {
   static func oldAndShippedModels() throws -> [(
     path: String, bytes: [UInt8], classifier: Classifier
   )] {
-    try [oldModelPath, cnnModelPath, shippedModelPath].map { path in
+    try [Repository.oldModelPath, Repository.cnnModelPath, Repository.modelPath].map { path in
       let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
       return (path, bytes, try Classifier.decode(bytes, path: "shipped"))
     }
@@ -98,7 +97,7 @@ struct ClassifierFileTests {
   func shippedModel() throws {
     for (path, bytes, classifier) in try Self.oldAndShippedModels() {
       #expect(classifier.labels == Label.standard)
-      let side = path == shippedModelPath ? 224 : 64
+      let side = path == Repository.modelPath ? 224 : 64
       #expect(classifier.inputSize == PixelSize(width: side, height: side), "\(path)")
       #expect(classifier.encoded() == bytes)
     }
@@ -108,7 +107,7 @@ struct ClassifierFileTests {
     "the converted EfficientNet-Lite0 backbone (version 3) loads and is written again byte for byte"
   )
   func backboneModel() throws {
-    let path = URL(fileURLWithPath: shippedModelPath).deletingLastPathComponent()
+    let path = URL(fileURLWithPath: Repository.modelPath).deletingLastPathComponent()
       .appendingPathComponent("efficientnet-lite0.safetensors").path
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let classifier = try Classifier.decode(bytes, path: path)

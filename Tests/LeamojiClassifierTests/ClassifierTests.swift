@@ -1,5 +1,6 @@
 import LeamojiCore
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiClassifier
@@ -108,7 +109,7 @@ struct ClassifierTests {
   /// place (`3f1ea631` → `3f1ea63c`, `c1809f4c` → `c1809f4b`, `41452258` → `41452259`).
   @Test("the shipped model's logits are the classify command's, bit for bit, on every path")
   func pinnedLogits() throws {
-    let classifier = try Classifier(contentsOf: oldModelPath)
+    let classifier = try Classifier(contentsOf: Repository.oldModelPath)
     let expected: [[UInt32]] = [
       [0x41be_47da, 0xc20f_1b4f, 0x4135_fb4e],
       [0x3f1e_a63c, 0xc180_9f4b, 0x4145_2259],

@@ -1,6 +1,7 @@
 import Foundation
 import LeamojiCore
 import LeamojiNN
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiClassifier
@@ -65,10 +66,7 @@ struct HeadTrainingTests {
   }
 
   static func scratch() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("leamoji-head-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try ScratchFolder.url("head")
   }
 
   @Test(
@@ -234,10 +232,12 @@ struct HeadTrainingTests {
   @Test("a model that is not a backbone with a head is not split")
   func notAHeadModel() throws {
     let cnn = try Classifier.decode(
-      [UInt8](try Data(contentsOf: URL(fileURLWithPath: cnnModelPath))), path: cnnModelPath)
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: Repository.cnnModelPath))),
+      path: Repository.cnnModelPath)
     #expect(HeadTraining.split(cnn) == nil)
     let shipped = try Classifier.decode(
-      [UInt8](try Data(contentsOf: URL(fileURLWithPath: shippedModelPath))), path: shippedModelPath)
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: Repository.modelPath))),
+      path: Repository.modelPath)
     #expect(HeadTraining.split(shipped) != nil, "the shipped model 2.0 is a backbone with a head")
   }
 }

@@ -1,13 +1,12 @@
 import Foundation
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 /// Builds a folder tree: `files` maps "Label/name" to contents.
 func makeTree(_ files: [String: String], folders: [String] = []) throws -> URL {
-  let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "leamoji-folders-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+  let root = try ScratchFolder.url("folders")
   for folder in folders {
     try FileManager.default.createDirectory(
       at: root.appendingPathComponent(folder), withIntermediateDirectories: true)

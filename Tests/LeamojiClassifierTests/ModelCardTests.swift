@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiClassifier
@@ -35,7 +36,7 @@ struct ModelCardTests {
 
   @Test("a file from before the card loads with an empty card and keeps its bytes")
   func oldFile() throws {
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: oldModelPath)))
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Repository.oldModelPath)))
     let classifier = try Classifier.decode(bytes, path: "old.safetensors")
     #expect(classifier.card.isEmpty)
     #expect(classifier.encoded() == bytes)

@@ -23,22 +23,6 @@ func toySet(count: Int, size: Int = 16, seed: UInt64 = 7) -> ImageSet {
   return set
 }
 
-/// The shipped model (`Models/leamoji.safetensors`: since 2.0 a mood head on EfficientNet-Lite0,
-/// 3x224x224 input).
-let shippedModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Models/leamoji.safetensors").path
-
-/// The model shipped until issue 11, kept as a fixture: a file written before the classifier
-/// took over the model metadata and before model cards.
-let oldModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/leamoji-2026-11-22.safetensors").path
-
-/// The model shipped as 1.2 (a 64x64 CNN with a model card), kept as a fixture: a file an
-/// earlier version wrote, which must keep loading, and the CNN tests' real trained network.
-let cnnModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/leamoji-1.2.safetensors").path
-
 /// A patterned image, different for each `kind` (0, 1, 2) and `seed`.
 func patternImage(kind: Int, size: Int = 64, seed: UInt64) -> RGBImage {
   var image = RGBImage(width: size, height: size)

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline
@@ -112,7 +113,7 @@ struct AppFormatTests {
     analysed.poster = "AliceInWonderland.jpg"
     let store = MovieStore(path: path)
     try store.merge([MovieUpdate(movie: sampleMovie("meadow-storm")), MovieUpdate(movie: analysed)])
-    let after = try MovieData.parse(try folder.bytes("MovieData.json"), path: path)
+    let after = try MovieData.parse(try folder.data("MovieData.json"), path: path)
     #expect(after.map(\.movie.id) == ["AliceInWonderland", "LionKing", "meadow-storm"])
     // Untouched: every key and value as it was.
     #expect(after[1].raw == before[1].raw)

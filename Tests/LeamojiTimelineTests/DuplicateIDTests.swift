@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline
@@ -65,13 +66,13 @@ struct DuplicateIDTests {
     defer { folder.remove() }
     try folder.write(Self.handWritten, to: "MovieData.json")
     let store = MovieStore(path: folder.file("MovieData.json"))
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     // A new film and a re-analysis of the app's entry.
     let result = try store.merge([
       MovieUpdate(movie: sampleMovie("AliceInWonderland")), MovieUpdate(movie: sampleMovie("c")),
     ])
     #expect(result.replacedIDs == ["AliceInWonderland"])
-    let after = try folder.bytes("MovieData.json")
+    let after = try folder.data("MovieData.json")
     #expect(
       try Self.objects(after).map { $0["id"] as? String } == [
         "AliceInWonderland", "b", "c", "twin", "twin",
@@ -84,7 +85,7 @@ struct DuplicateIDTests {
     #expect(alice["markers"] is [Any])
     // Written again with nothing new: byte for byte the same.
     _ = try store.merge([MovieUpdate(movie: sampleMovie("c"))])
-    #expect(try folder.bytes("MovieData.json") == after)
+    #expect(try folder.data("MovieData.json") == after)
   }
 
   @Test("an analysis or corrections for a shared id are refused; the file is left as it was")
@@ -93,7 +94,7 @@ struct DuplicateIDTests {
     defer { folder.remove() }
     try folder.write(Self.handWritten, to: "MovieData.json")
     let store = MovieStore(path: folder.file("MovieData.json"))
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     let error = MovieDataError(path: store.path, problem: Self.ambiguous)
     let ids = try store.ids()
     #expect(MovieData.ambiguity(of: "twin", ids: ids, path: store.path) == error)
@@ -110,11 +111,11 @@ struct DuplicateIDTests {
         id: "twin", markers: sampleMovie("twin").markers,
         edits: [UserEdit(from: 0, to: 2, label: "scary")])
     }
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
     // Corrections to an id held once are stored; the twins stay.
     try store.storeEdits(
       id: "b", markers: sampleMovie("b").markers, edits: [UserEdit(from: 0, to: 2, label: "scary")])
-    let after = try folder.bytes("MovieData.json")
+    let after = try folder.data("MovieData.json")
     #expect(try Self.objects(ofID: "twin", in: after) == Self.objects(ofID: "twin", in: before))
     #expect(try Self.objects(ofID: "b", in: after).first?["userEdits"] is [Any])
   }
@@ -135,9 +136,9 @@ struct DuplicateIDTests {
       #expect(
         report
           == FragmentMergeReport(fragments: 3, added: ["c"], replaced: ["AliceInWonderland", "b"]))
-      let once = try folder.bytes(name)
+      let once = try folder.data(name)
       _ = try store.merge(fragments: order + order)
-      #expect(try folder.bytes(name) == once)
+      #expect(try folder.data(name) == once)
       results.append(once)
     }
     #expect(Set(results).count == 1)
@@ -177,7 +178,7 @@ struct DuplicateIDTests {
     other["title"] = .string("other")
     try MovieData.encode(raw: [one, other], path: "x").write(
       to: URL(fileURLWithPath: folder.file("differ.json")))
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     #expect(
       throws: FragmentMergeError(
         kind: .badInput,
@@ -188,7 +189,7 @@ struct DuplicateIDTests {
     ) {
       try store.merge(fragments: [folder.file("same.json"), folder.file("differ.json")])
     }
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
   }
 
   @Test("the app reads the export of a file with a shared id: every entry, in file order")

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline
@@ -33,9 +34,9 @@ struct FragmentMergeTests {
       let store = MovieStore(path: folder.file(name))
       let report = try store.merge(fragments: order)
       #expect(report == FragmentMergeReport(fragments: 3, added: ["b", "c"], replaced: ["a"]))
-      let once = try folder.bytes(name)
+      let once = try folder.data(name)
       _ = try store.merge(fragments: order + order)
-      #expect(try folder.bytes(name) == once)
+      #expect(try folder.data(name) == once)
       results.append(once)
     }
     #expect(Set(results).count == 1)
@@ -105,7 +106,7 @@ struct FragmentMergeTests {
     defer { folder.remove() }
     let store = MovieStore(path: folder.file("MovieData.json"))
     try store.merge([MovieUpdate(movie: sampleMovie("a"))])
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     try folder.write("[{\"title\": 1}]", to: "bad.json")
     #expect(
       throws: FragmentMergeError(
@@ -121,7 +122,7 @@ struct FragmentMergeTests {
     ) {
       try store.merge(fragments: [folder.file("bad.json")])
     }
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
   }
 
   /// The figure the issue asks for (1,000 fragments into a 1,000-film store in under 5 s) is
@@ -177,6 +178,6 @@ struct EarlierFilesTests {
       Self.golden.path
     ])
     #expect(report.replaced.count == 3)
-    #expect(try folder.bytes("MovieData.json") == bytes)
+    #expect(try folder.data("MovieData.json") == bytes)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline
@@ -23,7 +24,7 @@ struct MovieStoreTests {
     #expect(result.movies.map(\.id) == ["b", "a"])
     #expect(result.replacedIDs.isEmpty)
     #expect(
-      try folder.bytes("MovieData.json") == MovieData.encode([sampleMovie("a"), sampleMovie("b")]))
+      try folder.data("MovieData.json") == MovieData.encode([sampleMovie("a"), sampleMovie("b")]))
     #expect(try store.read() == [sampleMovie("a"), sampleMovie("b")])
     #expect(try leftovers(folder).isEmpty)
     #expect(store.lockPath == folder.file(".MovieData.json.lock"))
@@ -117,7 +118,7 @@ struct MovieStoreTests {
       )
     }
     #expect(throws: MovieDataError.self) { try store.read() }
-    #expect(try folder.bytes("MovieData.json") == Data(broken.utf8))
+    #expect(try folder.data("MovieData.json") == Data(broken.utf8))
     #expect(try leftovers(folder).isEmpty)
   }
 
@@ -167,13 +168,13 @@ struct MovieStoreTests {
     defer { folder.remove() }
     let path = folder.file("MovieData.json")
     try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("a"))])
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     var store = MovieStore(path: path)
     store.failingSteps = [step]
     #expect(throws: MovieDataError(path: path, problem: problem)) {
       try store.merge([MovieUpdate(movie: sampleMovie("b"))])
     }
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
     #expect(try leftovers(folder).isEmpty)
   }
 
@@ -186,13 +187,13 @@ struct MovieStoreTests {
     defer { folder.remove() }
     let path = folder.file("MovieData.json")
     try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("a"))])
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     chmod(folder.path, 0o555)
     #expect(throws: MovieDataError.self) {
       try MovieStore(path: path).merge([MovieUpdate(movie: sampleMovie("b"))])
     }
     chmod(folder.path, 0o755)
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
     #expect(try leftovers(folder).isEmpty)
   }
 
@@ -203,7 +204,7 @@ struct MovieStoreTests {
     let path = folder.file("MovieData.json")
     let store = MovieStore(path: path)
     try store.merge([MovieUpdate(movie: sampleMovie("a"))])
-    let before = try folder.bytes("MovieData.json")
+    let before = try folder.data("MovieData.json")
     var bad = sampleMovie("b")
     bad.seekAhead = .nan
     #expect(
@@ -211,7 +212,7 @@ struct MovieStoreTests {
     ) {
       try store.merge([MovieUpdate(movie: bad)])
     }
-    #expect(try folder.bytes("MovieData.json") == before)
+    #expect(try folder.data("MovieData.json") == before)
     // Several updates for one id: the last one wins.
     let result = try store.merge([
       MovieUpdate(movie: bad), MovieUpdate(movie: sampleMovie("b", title: "B"), titleGiven: true),

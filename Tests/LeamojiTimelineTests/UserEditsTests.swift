@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline

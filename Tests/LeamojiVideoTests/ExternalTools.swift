@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import LeamojiTestSupport
 
 /// Why a fixture could not be made or inspected. These are test-environment failures, not
 /// findings about LeamojiVideo.
@@ -27,17 +22,13 @@ enum FixtureError: Error, CustomStringConvertible {
   }
 }
 
-/// Runs the ffmpeg and ffprobe command-line tools. Output goes to files (never to pipes that we
-/// read while feeding stdin), so a chatty tool cannot dead-lock the test process.
+/// Runs the ffmpeg and ffprobe command-line tools (with the shared `ProcessRunner`, whose output
+/// goes to files, so a chatty tool cannot dead-lock the test process).
 enum ExternalTools {
   /// Absolute path of `name` from `PATH`.
   static func locate(_ name: String) throws -> URL {
-    let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    for directory in searchPath.split(separator: ":") where !directory.isEmpty {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw FixtureError.toolMissing(name)
+    guard let path = ProcessRunner.locate(name) else { throw FixtureError.toolMissing(name) }
+    return URL(fileURLWithPath: path)
   }
 
   /// What a tool wrote.
@@ -46,60 +37,21 @@ enum ExternalTools {
     var stderr: String
   }
 
-  /// Runs `tool` with `arguments`; `feed` (if given) writes the tool's stdin. Returns what it
-  /// wrote. Throws when the tool is missing, exits non-zero, or `feed` fails.
+  /// Runs `tool` with `arguments` in `directory`, `stdin` (if given) fed to it. Returns what it
+  /// wrote. Throws when the tool is missing or exits non-zero.
   @discardableResult
   static func run(
-    _ tool: String, _ arguments: [String], in directory: URL,
-    feed: ((FileHandle) throws -> Void)? = nil
+    _ tool: String, _ arguments: [String], in directory: URL, stdin: Data? = nil
   ) throws -> Output {
-    ignoreSIGPIPE
-    let process = Process()
-    process.executableURL = try locate(tool)
-    process.arguments = arguments
-    let token = UUID().uuidString
-    let outURL = directory.appendingPathComponent(".\(tool)-\(token).out")
-    let errURL = directory.appendingPathComponent(".\(tool)-\(token).err")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer {
-      try? FileManager.default.removeItem(at: outURL)
-      try? FileManager.default.removeItem(at: errURL)
-    }
-    let outHandle = try FileHandle(forWritingTo: outURL)
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    defer {
-      try? outHandle.close()
-      try? errHandle.close()
-    }
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    let input = feed == nil ? nil : Pipe()
-    process.standardInput = input ?? FileHandle.nullDevice
-    try process.run()
-    var feedError: Error?
-    if let feed, let input {
-      do { try feed(input.fileHandleForWriting) } catch { feedError = error }
-      try? input.fileHandleForWriting.close()
-    }
-    process.waitUntilExit()
-    let status = process.terminationStatus
-    if status != 0 || process.terminationReason != .exit {
-      let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    let result = try ProcessRunner.run(
+      try locate(tool).path, arguments, in: directory, stdin: stdin)
+    if result.status != 0 || result.signalled {
       throw FixtureError.toolFailed(
-        tool: tool, status: status, arguments: arguments, stderr: String(stderr.suffix(2000)))
+        tool: tool, status: result.status, arguments: arguments,
+        stderr: String(result.stderr.suffix(2000)))
     }
-    if let feedError { throw feedError }
-    return Output(
-      stdout: try Data(contentsOf: outURL),
-      stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    return Output(stdout: result.stdoutData, stderr: result.stderr)
   }
-
-  /// Set once: writing to a pipe whose reader died must be an error, not a signal that kills the
-  /// whole test process.
-  private static let ignoreSIGPIPE: Void = {
-    _ = signal(SIGPIPE, SIG_IGN)
-  }()
 }
 
 /// How the installed ffmpeg CLI writes a display rotation (a display matrix) while copying a

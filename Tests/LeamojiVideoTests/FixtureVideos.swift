@@ -101,13 +101,13 @@ final class FixtureStore: @unchecked Sendable {
         "-r", recipe.rate, "-i", "-",
       ]
       + recipe.extraInputs + recipe.output + [url.path]
-    try ExternalTools.run("ffmpeg", arguments, in: directory) { stdin in
-      for index in 0..<recipe.frameCount {
-        let bytes = FrameIndexPattern.storedFrameBytes(
-          index: index, upright: recipe.upright, storedQuarterTurns: recipe.storedQuarterTurns)
-        try stdin.write(contentsOf: Data(bytes))
-      }
+    var frames = Data()
+    for index in 0..<recipe.frameCount {
+      frames.append(
+        contentsOf: FrameIndexPattern.storedFrameBytes(
+          index: index, upright: recipe.upright, storedQuarterTurns: recipe.storedQuarterTurns))
     }
+    try ExternalTools.run("ffmpeg", arguments, in: directory, stdin: frames)
   }
 
   typealias Recipe = Fixture.Recipe

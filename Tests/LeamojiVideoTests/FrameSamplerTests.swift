@@ -193,8 +193,7 @@ struct FrameSamplerTests {
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "96x72", "-i", "-",
         "-frames:v", "1", "-c:v", "png", "-f", "image2", url.path,
       ],
-      in: store.directory
-    ) { stdin in try stdin.write(contentsOf: Data(picture.pixels)) }
+      in: store.directory, stdin: Data(picture.pixels))
     let header = [UInt8](try Data(contentsOf: url).prefix(4))
     #expect(header == [0x89, 0x50, 0x4E, 0x47], "the file is a PNG")
 

@@ -112,8 +112,7 @@ struct ImageCodecTests {
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "64x48", "-i", "-",
         "-frames:v", "1",
       ] + codec + ["-f", "image2", url.path],
-      in: FixtureStore.shared.directory
-    ) { stdin in try stdin.write(contentsOf: Data(picture.pixels)) }
+      in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
     let decoded = try ImageCodec.decode(path: url.path)
     #expect(decoded.size == PixelSize(width: 64, height: 48))
     let error = Self.quadrantError(decoded)
@@ -141,8 +140,7 @@ struct ImageCodecTests {
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "64x48", "-i", "-",
         "-frames:v", "1", "-c:v", "png", "-pix_fmt", pixelFormat, "-f", "image2", url.path,
       ],
-      in: FixtureStore.shared.directory
-    ) { stdin in try stdin.write(contentsOf: Data(picture.pixels)) }
+      in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
     let decoded = try ImageCodec.decode(path: url.path)
     #expect(decoded.size == picture.size)
     // The reference is the file as the ffmpeg CLI decodes it (a palette cannot hold our greys).

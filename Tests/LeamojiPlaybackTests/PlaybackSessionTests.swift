@@ -1,17 +1,18 @@
 import Foundation
 import LeamojiAnalysis
 import LeamojiPlayback
+import LeamojiTestSupport
 import Testing
 
 /// Opening only: playing needs a terminal and is covered by the tmux tests in LeamojiCLITests.
 @Suite("PlaybackSession: opening a video for playing")
 struct PlaybackSessionTests {
-  static func opening(_ path: String, fails kind: ProblemKind) {
+  static func opening(_ path: String, fails kind: (String) -> LeamojiError) {
     #expect {
       _ = try PlaybackSession(video: path)
     } throws: { error in
       guard let problem = error as? LeamojiError else { return false }
-      return problem.kind == kind && problem.message.hasPrefix(path + ": ")
+      return problem == kind(problem.message) && problem.message.hasPrefix(path + ": ")
         && !problem.message.contains("\n")
     }
   }
@@ -23,16 +24,16 @@ struct PlaybackSessionTests {
 
   @Test("a missing file or a folder is no input")
   func missingOrFolder() throws {
-    let folder = try Repository.scratchFolder("play-missing")
+    let folder = try ScratchFolder.url("play-missing")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = folder.appendingPathComponent("none.mp4").path
-    Self.opening(missing, fails: .noInput)
-    Self.opening(folder.path, fails: .noInput)
+    Self.opening(missing, fails: LeamojiError.noInput)
+    Self.opening(folder.path, fails: LeamojiError.noInput)
   }
 
   @Test("a text file, an empty file, an audio-only file and a cut header are bad input")
   func notVideos() throws {
-    let folder = try Repository.scratchFolder("play-bad")
+    let folder = try ScratchFolder.url("play-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("notes.mp4")
     try Data("not a film\n".utf8).write(to: text)
@@ -42,9 +43,9 @@ struct PlaybackSessionTests {
     let sample = try Data(contentsOf: URL(fileURLWithPath: Repository.sampleVideo("night-walk")))
     try sample.prefix(2000).write(to: header)
     let audio = folder.appendingPathComponent("tone.wav")
-    try FFmpegTool.run(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", audio.path])
+    try FFmpegFixtures.run(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", audio.path])
     for file in [text, empty, header, audio] {
-      Self.opening(file.path, fails: .badInput)
+      Self.opening(file.path, fails: LeamojiError.badInput)
     }
   }
 }

@@ -3,6 +3,7 @@ import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiLabelling
+import LeamojiTestSupport
 import Testing
 
 @Suite("label: decisions, test share, undo and the journal")
@@ -68,7 +69,7 @@ struct LabelSessionTests {
 
   @Test("deciding files PNGs under capitalised label folders; undo removes them; a new run resumes")
   func decideUndoResume() throws {
-    let root = try Repository.scratchFolder("label-session")
+    let root = try ScratchFolder.url("label-session")
     defer { try? FileManager.default.removeItem(at: root) }
     let folder = root.appendingPathComponent("labels")
     let session = try LabelSession(
@@ -108,7 +109,7 @@ struct LabelSessionTests {
     "undo forgets the decision before removing its PNG: a journal that cannot be written keeps the PNG"
   )
   func undoForgetsFirst() throws {
-    let root = try Repository.scratchFolder("label-undo-order")
+    let root = try ScratchFolder.url("label-undo-order")
     defer { try? FileManager.default.removeItem(at: root) }
     let folder = root.appendingPathComponent("labels")
     let session = try LabelSession(
@@ -124,7 +125,7 @@ struct LabelSessionTests {
 
   @Test("test share: decisions go to the sibling folder laid out the same way")
   func siblingTestFolder() throws {
-    let root = try Repository.scratchFolder("label-test-share")
+    let root = try ScratchFolder.url("label-test-share")
     defer { try? FileManager.default.removeItem(at: root) }
     let folder = root.appendingPathComponent("train")
     let session = try LabelSession(
@@ -141,7 +142,7 @@ struct LabelSessionTests {
 
   @Test("an existing label folder in another case is used, not doubled")
   func existingFolderCase() throws {
-    let root = try Repository.scratchFolder("label-case")
+    let root = try ScratchFolder.url("label-case")
     defer { try? FileManager.default.removeItem(at: root) }
     try FileManager.default.createDirectory(
       at: root.appendingPathComponent("scary"), withIntermediateDirectories: true)
@@ -153,7 +154,7 @@ struct LabelSessionTests {
 
   @Test("a decision whose PNG is gone is offered again; a damaged journal is one clear error")
   func journalRepairAndDamage() throws {
-    let root = try Repository.scratchFolder("label-journal")
+    let root = try ScratchFolder.url("label-journal")
     defer { try? FileManager.default.removeItem(at: root) }
     let session = try LabelSession(
       folder: root.path, testShare: 0, labels: Self.labels, items: Self.items)
@@ -176,7 +177,7 @@ struct LabelSessionTests {
         _ = try LabelJournal.read(folder: root.path)
         Issue.record("accepted \(bad)")
       } catch {
-        #expect(error.kind == .badInput)
+        #expect(error == .badInput(error.message))
         #expect(error.message.hasPrefix(journal.path) && !error.message.contains("\n"))
       }
     }

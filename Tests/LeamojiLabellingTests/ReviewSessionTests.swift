@@ -2,6 +2,7 @@ import Foundation
 import LeamojiAnalysis
 import LeamojiCore
 import LeamojiLabelling
+import LeamojiTestSupport
 import LeamojiTimeline
 import Testing
 
@@ -44,7 +45,7 @@ struct ReviewSessionTests {
 
   @Test("moves clamp to the video; ↑ goes to the scene's start first, then the previous scene")
   func moves() throws {
-    let folder = try Repository.scratchFolder("review-moves")
+    let folder = try ScratchFolder.url("review-moves")
     defer { try? FileManager.default.removeItem(at: folder) }
     let session = try ReviewSession(video: "film.mp4", store: try Self.store(in: folder))
     #expect(session.seconds == 20 && session.second == 0)
@@ -67,7 +68,7 @@ struct ReviewSessionTests {
 
   @Test("a correction is saved with the subtitles and its frames filed; undo takes all back")
   func correctAndUndo() throws {
-    let folder = try Repository.scratchFolder("review-set")
+    let folder = try ScratchFolder.url("review-set")
     defer { try? FileManager.default.removeItem(at: folder) }
     let (session, store, labels) = try Self.filingSession(in: folder)
     #expect(try session.set("scary") { _ in Self.picture } == .unchanged)
@@ -104,7 +105,7 @@ struct ReviewSessionTests {
     "correcting filed seconds again: the journal forgets them before their PNGs go, so a failure midway leaves no record of a missing PNG"
   )
   func journalForgetsFirst() throws {
-    let folder = try Repository.scratchFolder("review-order")
+    let folder = try ScratchFolder.url("review-order")
     defer { try? FileManager.default.removeItem(at: folder) }
     let (session, _, labels) = try Self.filingSession(in: folder)
     _ = try session.set("neutral") { _ in Self.picture }
@@ -124,7 +125,7 @@ struct ReviewSessionTests {
 
   @Test("a video without an entry is one line naming the file")
   func noEntry() throws {
-    let folder = try Repository.scratchFolder("review-none")
+    let folder = try ScratchFolder.url("review-none")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try Self.store(in: folder)
     #expect {
