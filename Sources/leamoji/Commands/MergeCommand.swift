@@ -41,13 +41,7 @@ struct Merge: ParsableCommand {
     do {
       report = try MovieStore(path: output).merge(fragments: fragments)
     } catch {
-      let status: ExitStatus =
-        switch error.kind {
-        case .noInput: .noInput
-        case .badInput: .badInput
-        case .cannotWrite: .cannotWrite
-        }
-      throw CommandFailure(error.description, status: status)
+      throw CommandFailure(error)
     }
     if json {
       Console.printJSON(jsonText(report))

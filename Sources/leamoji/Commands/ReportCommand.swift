@@ -50,13 +50,7 @@ struct Report: ParsableCommand {
         try SceneStills.jpegs(video: video, seconds: seconds, width: width)
       }
     } catch {
-      let status: ExitStatus
-      switch error.kind {
-      case .noInput: status = .noInput
-      case .badInput: status = .badInput
-      case .cannotWrite: status = .cannotWrite
-      }
-      throw CommandFailure(error.message, status: status)
+      throw CommandFailure(error)
     }
     for warning in summary.warnings { Console.warning(warning) }
     Console.print(

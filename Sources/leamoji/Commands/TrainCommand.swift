@@ -325,15 +325,6 @@ func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabel
     }
     return images
   } catch {
-    throw CommandFailure(error.description, status: error.exitStatus)
-  }
-}
-
-extension DatasetError {
-  var exitStatus: ExitStatus {
-    switch self {
-    case .notFound, .notAFolder, .unreadable: return .noInput
-    default: return .badInput
-    }
+    throw CommandFailure(error)
   }
 }

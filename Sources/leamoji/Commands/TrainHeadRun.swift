@@ -125,7 +125,7 @@ extension Train {
       }
       return set
     } catch let error as DatasetError {
-      throw CommandFailure(error.description, status: error.exitStatus)
+      throw CommandFailure(error)
     } catch let error as ClassifierError {
       throw CommandFailure("\(path): \(error)", status: .badInput)
     }

@@ -278,6 +278,6 @@ func scanLabels(_ path: String) throws -> [String] {
   do {
     return try LabelledFolder(scanning: path, minimumLabels: 1).labels
   } catch {
-    throw CommandFailure(error.description, status: error.exitStatus)
+    throw CommandFailure(error)
   }
 }

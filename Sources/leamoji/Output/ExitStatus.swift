@@ -1,6 +1,9 @@
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiClassifier
 import LeamojiCore
+import LeamojiReport
+import LeamojiTimeline
 
 /// leamoji's exit statuses (documented in the README), after BSD's sysexits.
 enum ExitStatus: Int32 {
@@ -35,17 +38,56 @@ struct CommandFailure: Error {
   init(_ error: DurableFileError) {
     self.init(LeamojiError(error))
   }
+
+  /// `merge`'s error with its exit status.
+  init(_ error: FragmentMergeError) {
+    self.init(error.description, status: ExitStatus(error.kind))
+  }
+
+  /// `report`'s error with its exit status.
+  init(_ error: ReportError) {
+    self.init(error.message, status: ExitStatus(error.kind))
+  }
+
+  /// `train`'s data-set error with its exit status.
+  init(_ error: DatasetError) {
+    self.init(error.description, status: ExitStatus(error))
+  }
 }
 
+/// The command line's one mapping from the libraries' errors to exit statuses: each library
+/// says what kind of problem it met (no input, bad input, cannot write), and the kind decides
+/// the status.
 extension ExitStatus {
-  /// The exit status of each kind of problem the work libraries report: the command line's one
-  /// mapping from `LeamojiError` to exit statuses.
   init(_ error: LeamojiError) {
     switch error {
     case .noInput: self = .noInput
     case .badInput: self = .badInput
     case .cannotWrite: self = .cannotWrite
     case .unexpected: self = .failure
+    }
+  }
+
+  init(_ kind: FragmentMergeError.Kind) {
+    switch kind {
+    case .noInput: self = .noInput
+    case .badInput: self = .badInput
+    case .cannotWrite: self = .cannotWrite
+    }
+  }
+
+  init(_ kind: ReportError.Kind) {
+    switch kind {
+    case .noInput: self = .noInput
+    case .badInput: self = .badInput
+    case .cannotWrite: self = .cannotWrite
+    }
+  }
+
+  init(_ error: DatasetError) {
+    switch error {
+    case .notFound, .notAFolder, .unreadable: self = .noInput
+    default: self = .badInput
     }
   }
 }
