@@ -78,7 +78,7 @@ extension MovieStore {
     do {
       return try store.readCatalogue()
     } catch {
-      throw CommandFailure(error.description, status: .badInput)
+      throw CommandFailure(error)
     }
   }
 }

@@ -75,7 +75,7 @@ struct Play: ParsableCommand {
     do {
       movies = try MovieStore(path: data).read()
     } catch {
-      throw CommandFailure(error.description, status: .badInput)
+      throw CommandFailure(error)
     }
     for candidate in MovieID.candidates(forVideo: video).dropFirst() {
       guard let movie = movies.first(where: { $0.id == candidate }) else { continue }

@@ -31,7 +31,7 @@ struct Timeline: ParsableCommand {
     do {
       entries = try MovieStore(path: data).readCatalogue()
     } catch {
-      throw CommandFailure(error.description, status: .badInput)
+      throw CommandFailure(error)
     }
     let movies = entries.map(\.movie)
     let ids = Set(movies.map(\.id))

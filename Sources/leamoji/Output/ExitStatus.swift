@@ -49,6 +49,11 @@ struct CommandFailure: Error {
     self.init(error.message, status: ExitStatus(error.kind))
   }
 
+  /// A MovieData.json that cannot be read: bad input (a missing file is no input before it).
+  init(_ error: MovieDataError) {
+    self.init(error.description, status: .badInput)
+  }
+
   /// `train`'s data-set error with its exit status.
   init(_ error: DatasetError) {
     self.init(error.description, status: ExitStatus(error))
