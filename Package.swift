@@ -174,6 +174,7 @@ let package = Package(
         "LeamojiCore", "LeamojiTestSupport",
       ]),
     .testTarget(
-      name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo"], exclude: ["Fixtures"]),
+      name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo", "LeamojiTestSupport"],
+      exclude: ["Fixtures"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,8 +10,9 @@ import Testing
 enum AnalyzeFixtures {
   static let folder: Result<URL, HarnessError> = {
     do {
-      let root = try CLI.temporaryFolder("analyze-fixtures")
-      try CLI.makeVideo(at: root.appendingPathComponent("clip.mp4"), seconds: 4, size: "96x54")
+      let root = try ScratchFolder.url("analyze-fixtures")
+      try FFmpegFixtures.makeVideo(
+        at: root.appendingPathComponent("clip.mp4"), seconds: 4, size: "96x54")
       return .success(root)
     } catch {
       return .failure(HarnessError("\(error)"))
@@ -41,7 +43,7 @@ struct AnalyzeCommandTests {
     "analyze writes a sorted entry, poster and subtitles; --json prints the stored entry; timeline reads it"
   )
   func analyzeOne() throws {
-    let work = try CLI.temporaryFolder("analyze")
+    let work = try ScratchFolder.url("analyze")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try AnalyzeFixtures.clip(named: "My Film (2024).mp4", in: work)
     let data = work.appendingPathComponent("out/MovieData.json")
@@ -84,7 +86,7 @@ struct AnalyzeCommandTests {
     "--sensitivity: high warns of at least the seconds normal does, low of at most; a bad level is one clear line"
   )
   func sensitivity() throws {
-    let work = try CLI.temporaryFolder("sensitivity")
+    let work = try ScratchFolder.url("sensitivity")
     defer { try? FileManager.default.removeItem(at: work) }
     func scarySeconds(_ level: String) throws -> Int {
       let r = try CLI.leamoji([
@@ -115,7 +117,7 @@ struct AnalyzeCommandTests {
 
   @Test("a batch reports a bad file, finishes the others, and exits non-zero")
   func batchWithABadFile() throws {
-    let work = try CLI.temporaryFolder("batch")
+    let work = try ScratchFolder.url("batch")
     defer { try? FileManager.default.removeItem(at: work) }
     let a = try AnalyzeFixtures.clip(named: "a.mp4", in: work)
     let b = try AnalyzeFixtures.clip(named: "b.mp4", in: work)
@@ -137,7 +139,7 @@ struct AnalyzeCommandTests {
     "re-analysis replaces only its entry and keeps a user-edited title; a malformed file is left untouched"
   )
   func mergeAndMalformed() throws {
-    let work = try CLI.temporaryFolder("merge")
+    let work = try ScratchFolder.url("merge")
     defer { try? FileManager.default.removeItem(at: work) }
     let a = try AnalyzeFixtures.clip(named: "a.mp4", in: work)
     let b = try AnalyzeFixtures.clip(named: "b.mp4", in: work)
@@ -170,12 +172,13 @@ struct AnalyzeCommandTests {
 
   @Test("8 concurrent analyze processes into one file lose nothing")
   func concurrentProcesses() throws {
-    let work = try CLI.temporaryFolder("concurrent")
+    let work = try ScratchFolder.url("concurrent")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     let videos = try (1...8).map { try AnalyzeFixtures.clip(named: "v\($0).mp4", in: work) }
     let processes = try videos.map { video in
-      try CLI.spawnLeamoji(["analyze", video.path, "--output", data.path, "--no-poster"])
+      try ProcessRunner.start(
+        CLI.binary, ["analyze", video.path, "--output", data.path, "--no-poster"])
     }
     for process in processes {
       process.waitUntilExit()
@@ -190,18 +193,18 @@ struct AnalyzeCommandTests {
 }
 
 @Suite("analyze on the sample videos with the shipped model")
-struct AnalyzeSampleVideosTests {
+struct AnalyzeSampleVideosGoalTests {
   @Test(
     "≥ 90 % of seconds as the ground truth says; every true scene change has a marker within ±1 s",
     arguments: ["meadow-storm", "night-walk", "party-cellar"])
   func endToEnd(name: String) throws {
-    let repository = ShippedAssetsTests.repository
+    let repository = Repository.root
     let video = repository.appendingPathComponent("SampleVideos/\(name).mp4")
     let truthData = try Data(
       contentsOf: repository.appendingPathComponent("SampleVideos/\(name).truth.json"))
     let truth = try #require(
       (try JSONSerialization.jsonObject(with: truthData) as? [String: Any])?["labels"] as? [String])
-    let work = try CLI.temporaryFolder("samples")
+    let work = try ScratchFolder.url("samples")
     defer { try? FileManager.default.removeItem(at: work) }
     let result = try CLI.leamoji([
       "analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path,
@@ -234,10 +237,10 @@ struct AnalyzeGoldenTests {
   /// restructuring must not change a marker, label, cue, confidence or probability.
   @Test("markers, labels, confidences and per-second probabilities are exactly the golden file's")
   func samplesMatchTheGoldenFile() throws {
-    let repository = ShippedAssetsTests.repository
+    let repository = Repository.root
     let golden = repository.appendingPathComponent(
       "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")
-    let work = try CLI.temporaryFolder("golden")
+    let work = try ScratchFolder.url("golden")
     defer { try? FileManager.default.removeItem(at: work) }
     let output = work.appendingPathComponent("MovieData.json")
     let videos = ["meadow-storm", "night-walk", "party-cellar"].map {

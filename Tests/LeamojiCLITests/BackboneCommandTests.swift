@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// The converted EfficientNet-Lite0 backbone (Models/efficientnet-lite0.safetensors) through the
@@ -7,7 +8,7 @@ import Testing
 /// Fixtures/backbone), and, where PyTorch and the .pth are at hand, against PyTorch itself.
 @Suite("EfficientNet-Lite0 backbone")
 struct BackboneCommandTests {
-  static let repository = ShippedAssetsTests.repository
+  static let repository = Repository.root
   static let model = repository.appendingPathComponent("Models/efficientnet-lite0.safetensors").path
   static let fixtures = repository.appendingPathComponent(
     "Tests/LeamojiCLITests/Fixtures/backbone")
@@ -100,7 +101,7 @@ struct BackboneCommandTests {
       ?? Self.repository.appendingPathComponent(".build/weights/efficientnet-lite0-57934424.pth")
       .path
     guard FileManager.default.fileExists(atPath: pth),
-      (try? CLI.run(python, ["-c", "import torch, PIL"]))?.status == 0
+      (try? ProcessRunner.run(python, ["-c", "import torch, PIL"]))?.status == 0
     else {
       print("note: PyTorch comparison skipped (no \(python) with torch and Pillow, or no \(pth))")
       return
@@ -110,7 +111,7 @@ struct BackboneCommandTests {
         Self.fixtures.appendingPathComponent($0).path
       }
     let script = Self.repository.appendingPathComponent("scripts/efficientnet_reference.py").path
-    let r = try CLI.run(python, [script, "--pth", pth, "--png"] + files, timeout: 600)
+    let r = try ProcessRunner.run(python, [script, "--pth", pth, "--png"] + files, timeout: 600)
     #expect(r.status == 0, "\(r.stderr)")
     let reference = try #require(
       try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])

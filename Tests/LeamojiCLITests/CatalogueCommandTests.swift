@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// The original app's two files, as its encoder writes them (see AppFormatTests in
@@ -27,7 +28,7 @@ enum AppFiles {
     """
 
   static var sample: String {
-    ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/meadow-storm.mp4").path
+    Repository.root.appendingPathComponent("SampleVideos/meadow-storm.mp4").path
   }
 
   static func json(_ text: String) throws -> Any {
@@ -39,7 +40,7 @@ enum AppFiles {
 struct CatalogueCommandTests {
   @Test("analyze merges into the app's file; list, timeline and export show every film")
   func appFileEndToEnd() throws {
-    let work = try CLI.temporaryFolder("catalogue")
+    let work = try ScratchFolder.url("catalogue")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     try AppFiles.analysed.write(to: data, atomically: true, encoding: .utf8)
@@ -111,7 +112,7 @@ struct CatalogueCommandTests {
 
   @Test("merge: exit statuses for a missing, a malformed and a conflicting fragment")
   func mergeErrors() throws {
-    let work = try CLI.temporaryFolder("merge")
+    let work = try ScratchFolder.url("merge")
     defer { try? FileManager.default.removeItem(at: work) }
     try "[{\"id\": \"a\", \"title\": \"1\"}]".write(
       to: work.appendingPathComponent("1.json"), atomically: true, encoding: .utf8)
@@ -150,14 +151,14 @@ struct ParallelRecipeTests {
         "GNU parallel is not installed: apt-get install parallel (make test-deps does it)")
       return
     }
-    let repository = ShippedAssetsTests.repository
-    let work = try CLI.temporaryFolder("parallel")
+    let repository = Repository.root
+    let work = try ScratchFolder.url("parallel")
     defer { try? FileManager.default.removeItem(at: work) }
     let videos = ["meadow-storm", "night-walk", "party-cellar"].map {
       repository.appendingPathComponent("SampleVideos/\($0).mp4").path
     }
     // The README's recipe; `--sshlogin :` is this machine (other hosts: --sshlogin a,b).
-    let run = try CLI.run(
+    let run = try ProcessRunner.run(
       parallel,
       [
         "--will-cite", "--halt", "now,fail=1", "--sshlogin", ":", CLI.binary, "analyze", "{}",
@@ -184,14 +185,14 @@ struct ParallelRecipeTests {
 struct InstallTests {
   @Test("the copied binary finds its model from another folder; uninstall removes every file")
   func installAndUninstall() throws {
-    let repository = ShippedAssetsTests.repository
-    let prefix = try CLI.temporaryFolder("prefix")
-    let elsewhere = try CLI.temporaryFolder("elsewhere")
+    let repository = Repository.root
+    let prefix = try ScratchFolder.url("prefix")
+    let elsewhere = try ScratchFolder.url("elsewhere")
     defer {
       try? FileManager.default.removeItem(at: prefix)
       try? FileManager.default.removeItem(at: elsewhere)
     }
-    let install = try CLI.run(
+    let install = try ProcessRunner.run(
       "make",
       [
         "-C", repository.path, "--no-print-directory", "install", "PREFIX=\(prefix.path)",
@@ -219,7 +220,7 @@ struct InstallTests {
 
     // From a folder with no Models/, without $LEAMOJI_MODEL: the installed model is found.
     let binary = prefix.appendingPathComponent("bin/leamoji").path
-    let analyze = try CLI.run(
+    let analyze = try ProcessRunner.run(
       "env", ["-u", "LEAMOJI_MODEL", binary, "analyze", AppFiles.sample, "--no-poster"],
       in: elsewhere, timeout: 300)
     #expect(analyze.status == 0, "\(analyze.stderr)")
@@ -231,13 +232,13 @@ struct InstallTests {
     // Without the model the error says where leamoji looked.
     try FileManager.default.removeItem(
       at: prefix.appendingPathComponent("share/leamoji/leamoji.safetensors"))
-    let lost = try CLI.run(
+    let lost = try ProcessRunner.run(
       "env", ["-u", "LEAMOJI_MODEL", binary, "analyze", AppFiles.sample], in: elsewhere)
     #expect(lost.status == 66)
     #expect(
       lost.stderr.contains("no model found: looked at $LEAMOJI_MODEL, else ../share/leamoji/"))
 
-    let uninstall = try CLI.run(
+    let uninstall = try ProcessRunner.run(
       "make",
       [
         "-C", repository.path, "--no-print-directory", "uninstall", "PREFIX=\(prefix.path)",

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// The commands on a MovieData.json with two entries of one id (docs/movie-data.md,
@@ -10,7 +11,7 @@ struct DuplicateIDCommandTests {
   /// object), the app's Alice entry, and "b" (Fixtures/duplicate-ids.MovieData.json, shared with
   /// the store's DuplicateIDTests).
   static let file: String = {
-    let url = ShippedAssetsTests.repository.appendingPathComponent(
+    let url = Repository.root.appendingPathComponent(
       "Tests/LeamojiCLITests/Fixtures/duplicate-ids.MovieData.json")
     do {
       return try String(contentsOf: url, encoding: .utf8)
@@ -32,7 +33,7 @@ struct DuplicateIDCommandTests {
 
   @Test("analyze, merge, list, export and timeline keep and show every entry; twin is refused")
   func endToEnd() throws {
-    let work = try CLI.temporaryFolder("duplicates")
+    let work = try ScratchFolder.url("duplicates")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     try Self.file.write(to: data, atomically: true, encoding: .utf8)
@@ -128,27 +129,6 @@ struct DuplicateIDCommandTests {
     #expect(try Data(contentsOf: data) == stored)
   }
 
-  @Test("play and review of a shared id refuse in one line, the file unchanged")
-  func playAndReview() throws {
-    let work = try CLI.temporaryFolder("duplicates-tty")
-    defer { try? FileManager.default.removeItem(at: work) }
-    let data = work.appendingPathComponent("MovieData.json")
-    try Self.file.write(to: data, atomically: true, encoding: .utf8)
-    let video = work.appendingPathComponent("twin.mp4")
-    try FileManager.default.copyItem(atPath: AppFiles.sample, toPath: video.path)
-    for arguments in [["play", "twin.mp4"], ["review", "twin.mp4"]] {
-      let run = try InteractiveRun(arguments, in: work)
-      defer { run.stop() }
-      let (screen, status) = try run.waitForExit()
-      #expect(status == 65, "\(arguments): \(screen)")
-      #expect(
-        screen.replacingOccurrences(of: "\n", with: "").contains(
-          "id \"twin\" is in entries 1 and 3, so leamoji cannot tell which one is meant"),
-        "\(arguments): \(screen)")
-      #expect(try String(contentsOf: data, encoding: .utf8) == Self.file)
-    }
-  }
-
   @Test(
     "still refused by list, export, timeline, analyze and merge: exit 65, one line naming file and entry",
     arguments: [
@@ -158,7 +138,7 @@ struct DuplicateIDCommandTests {
       ("[{\"id\": \"a\"}, {\"id\": 7}]", "entry 2: \"id\" must be a string, found a number"),
     ])
   func refusals(text: String, problem: String) throws {
-    let work = try CLI.temporaryFolder("duplicates-bad")
+    let work = try ScratchFolder.url("duplicates-bad")
     defer { try? FileManager.default.removeItem(at: work) }
     try text.write(
       to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
@@ -183,5 +163,30 @@ struct DuplicateIDCommandTests {
     #expect(fragment.status == 65 && fragment.stderrLines.count == 1)
     #expect(fragment.stderr.hasPrefix("leamoji: MovieData.json: \(problem)"))
     #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out.json").path))
+  }
+}
+
+/// `play` and `review` on the shared id, in a tmux terminal.
+@Suite("play and review on a MovieData.json with a duplicated id")
+struct DuplicateIDTmuxTests {
+  @Test("play and review of a shared id refuse in one line, the file unchanged")
+  func playAndReview() throws {
+    let work = try ScratchFolder.url("duplicates-tty")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = work.appendingPathComponent("MovieData.json")
+    try DuplicateIDCommandTests.file.write(to: data, atomically: true, encoding: .utf8)
+    let video = work.appendingPathComponent("twin.mp4")
+    try FileManager.default.copyItem(atPath: AppFiles.sample, toPath: video.path)
+    for arguments in [["play", "twin.mp4"], ["review", "twin.mp4"]] {
+      let run = try InteractiveRun(arguments, in: work)
+      defer { run.stop() }
+      let (screen, status) = try run.waitForExit()
+      #expect(status == 65, "\(arguments): \(screen)")
+      #expect(
+        screen.replacingOccurrences(of: "\n", with: "").contains(
+          "id \"twin\" is in entries 1 and 3, so leamoji cannot tell which one is meant"),
+        "\(arguments): \(screen)")
+      #expect(try String(contentsOf: data, encoding: .utf8) == DuplicateIDCommandTests.file)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import LeamojiVideo
 import Testing
 
@@ -69,10 +70,10 @@ struct FineTuneGoalTests {
 
   @Test("60 mosaic frames lift held-out accuracy on that look from poor to ≥ 90 %")
   func fineTuningGoal() throws {
-    let work = try CLI.temporaryFolder("finetune")
+    let work = try ScratchFolder.url("finetune")
     defer { try? FileManager.default.removeItem(at: work) }
     let styled = try Self.styledFrames(in: work, train: 20, test: 40)
-    let shipped = ShippedAssetsTests.repository.appendingPathComponent("Models/leamoji.safetensors")
+    let shipped = Repository.root.appendingPathComponent("Models/leamoji.safetensors")
     let testing = styled.appendingPathComponent("Testing Data")
     let before = try Self.accuracy(of: shipped.path, on: testing)
     #expect(before <= 0.6, "the shipped model already reads the look: \(before)")

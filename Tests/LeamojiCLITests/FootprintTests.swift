@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// Full Foundation (with its ICU data) adds about 7 MB to every leamoji process, which issue
@@ -9,7 +10,7 @@ import Testing
 struct FootprintTests {
   @Test("leamoji links FoundationEssentials but not Foundation or its ICU")
   func noFullFoundation() throws {
-    let result = try CLI.run("/usr/bin/ldd", [CLI.binary])
+    let result = try ProcessRunner.run("/usr/bin/ldd", [CLI.binary])
     #expect(result.status == 0, "\(result.stderr)")
     let libraries = result.stdout.split(separator: "\n").map {
       String($0.split(separator: " ").first ?? "").trimmingCharacters(in: .whitespaces)

@@ -1,21 +1,22 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @Suite("leamoji frames")
 struct FramesCommandTests {
   @Test("writes one PNG per second at the display size, named by second")
   func writesOnePNGPerSecond() throws {
-    let folder = try CLI.temporaryFolder("frames")
+    let folder = try ScratchFolder.url("frames")
     defer { try? FileManager.default.removeItem(at: folder) }
     let video = folder.appendingPathComponent("clip.mp4")
-    try CLI.makeVideo(at: video, seconds: 5, size: "160x90")
+    try FFmpegFixtures.makeVideo(at: video, seconds: 5, size: "160x90")
     let out = folder.appendingPathComponent("frames")
 
     let result = try CLI.leamoji(["frames", video.path, "--out", out.path])
     #expect(result.status == 0, "\(result.stderr)")
     let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
     #expect(names == ["000000.png", "000001.png", "000002.png", "000003.png", "000004.png"])
-    let (width, height) = try CLI.pngSize(out.appendingPathComponent("000002.png"))
+    let (width, height) = try FFmpegFixtures.pngSize(out.appendingPathComponent("000002.png"))
     #expect(width == 160 && height == 90)
     #expect(result.stdout.contains("Wrote 5 frames"))
     #expect(result.stderr.isEmpty, "no progress bar without a terminal")
@@ -23,10 +24,10 @@ struct FramesCommandTests {
 
   @Test("--size and --interval choose the PNG size and the seconds sampled")
   func sizeAndInterval() throws {
-    let folder = try CLI.temporaryFolder("frames")
+    let folder = try ScratchFolder.url("frames")
     defer { try? FileManager.default.removeItem(at: folder) }
     let video = folder.appendingPathComponent("clip.mp4")
-    try CLI.makeVideo(at: video, seconds: 5)
+    try FFmpegFixtures.makeVideo(at: video, seconds: 5)
 
     let every2 = folder.appendingPathComponent("every2")
     var result = try CLI.leamoji([
@@ -36,7 +37,7 @@ struct FramesCommandTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: every2.path).sorted()
         == ["000000.png", "000002.png", "000004.png"])
-    let (width, height) = try CLI.pngSize(every2.appendingPathComponent("000004.png"))
+    let (width, height) = try FFmpegFixtures.pngSize(every2.appendingPathComponent("000004.png"))
     #expect(width == 64 && height == 48)
 
     let half = folder.appendingPathComponent("half")
@@ -49,10 +50,10 @@ struct FramesCommandTests {
 
   @Test("existing frame files are never overwritten without --overwrite")
   func refusesToOverwrite() throws {
-    let folder = try CLI.temporaryFolder("frames")
+    let folder = try ScratchFolder.url("frames")
     defer { try? FileManager.default.removeItem(at: folder) }
     let video = folder.appendingPathComponent("clip.mp4")
-    try CLI.makeVideo(at: video, seconds: 2)
+    try FFmpegFixtures.makeVideo(at: video, seconds: 2)
     let out = folder.appendingPathComponent("frames")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     let precious = out.appendingPathComponent("000001.png")
@@ -66,19 +67,19 @@ struct FramesCommandTests {
 
     let forced = try CLI.leamoji(["frames", video.path, "--out", out.path, "--overwrite"])
     #expect(forced.status == 0, "\(forced.stderr)")
-    #expect(try CLI.pngSize(precious) == (160, 90))
+    #expect(try FFmpegFixtures.pngSize(precious) == (160, 90))
   }
 
   @Test("bad inputs: one line on stderr naming the file, documented exit status, nothing written")
   func badInputs() throws {
-    let folder = try CLI.temporaryFolder("bad")
+    let folder = try ScratchFolder.url("bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let text = folder.appendingPathComponent("notes.mp4")
     try Data("just some text\n".utf8).write(to: text)
     let empty = folder.appendingPathComponent("empty.mp4")
     try Data().write(to: empty)
     let audio = folder.appendingPathComponent("tone.m4a")
-    let made = try CLI.run(
+    let made = try ProcessRunner.run(
       "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", audio.path])
     try #require(made.status == 0, "\(made.stderr)")
     let cases: [(path: String, status: Int32, words: String)] = [

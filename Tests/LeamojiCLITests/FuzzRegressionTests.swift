@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// Inputs on which the mutation fuzzer (`make fuzz`, Sources/leamoji-fuzz) saw leamoji end
@@ -26,13 +27,14 @@ import Testing
   @Test(arguments: inputs)
   func endsWithSuccessOrOneClearError(_ name: String) throws {
     let input = Self.folder.appendingPathComponent(name).path
-    let output = try CLI.temporaryFolder("fuzz-regression")
+    let output = try ScratchFolder.url("fuzz-regression")
     defer { try? FileManager.default.removeItem(at: output) }
     let arguments = try #require(
       Self.arguments(for: name, input: input, output: output.path), "no command for \(name)")
     // Under an address-space limit, so an input that makes leamoji allocate gigabytes fails
     // here (as a crash) instead of taking the machine's memory.
-    let result = try CLI.run("prlimit", ["--as=\(Self.memoryLimit)", CLI.binary] + arguments)
+    let result = try ProcessRunner.run(
+      "prlimit", ["--as=\(Self.memoryLimit)", CLI.binary] + arguments)
     #expect(!result.signalled, "\(name): ended by signal \(result.status)\n\(result.stderr)")
     guard !result.signalled, result.status != 0 else { return }
     #expect(

@@ -14,6 +14,7 @@
 // on never passes; run them again without it.
 
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// A command whose help is tested, as the words after `leamoji` (none for the root).
@@ -47,7 +48,7 @@ enum HelpText {
     HelpCommand("model"), HelpCommand("label"), HelpCommand("review"), HelpCommand("report"),
   ]
 
-  static let fixtures = ShippedAssetsTests.repository.appendingPathComponent(
+  static let fixtures = Repository.root.appendingPathComponent(
     "Tests/LeamojiCLITests/Fixtures/help")
 
   static var updating: Bool {
@@ -66,28 +67,9 @@ enum HelpText {
   /// Runs `leamoji <arguments>` with COLUMNS fixed, stdout a pipe (so no terminal width is
   /// found) and stdin empty; returns stdout's exact bytes.
   static func render(_ arguments: [String]) throws -> Rendered {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CLI.binary)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["COLUMNS"] = String(columns)
-    environment["LINES"] = "25"
-    process.environment = environment
-    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "leamoji-help-\(UUID().uuidString).err")
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errorFile) }
-    let errorHandle = try FileHandle(forWritingTo: errorFile)
-    defer { try? errorHandle.close() }
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = errorHandle
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let bytes = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-    return Rendered(status: process.terminationStatus, bytes: bytes, stderr: stderr)
+    let run = try ProcessRunner.run(
+      CLI.binary, arguments, environment: ["COLUMNS": String(columns), "LINES": "25"])
+    return Rendered(status: run.status, bytes: run.stdoutData, stderr: run.stderr)
   }
 
   /// `leamoji <command> --help`.
@@ -234,7 +216,8 @@ struct HelpGoldenTests {
   @Test("COLUMNS decides the width, so the goldens do not depend on the terminal")
   func widthFollowsColumns() throws {
     let narrow = try HelpText.render(["train", "--help"])
-    let wide = try CLI.run("/usr/bin/env", ["COLUMNS=140", CLI.binary, "train", "--help"])
+    let wide = try ProcessRunner.run(
+      "/usr/bin/env", ["COLUMNS=140", CLI.binary, "train", "--help"])
     #expect(wide.status == 0 && wide.stdout != narrow.text, "a wider COLUMNS re-wraps the help")
   }
 

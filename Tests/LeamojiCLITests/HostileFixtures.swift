@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 
 #if canImport(Glibc)
   import Glibc

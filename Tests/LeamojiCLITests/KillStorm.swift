@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -190,7 +191,7 @@ struct KillStorm {
           }
         }
         let id = String(format: "run-%03d", index)
-        let pid = try CLI.spawn(
+        let pid = try ProcessRunner.spawn(
           [
             CLI.binary, "analyze", paths[index], "--output", data.path, "--vtt", "--model",
             model.path,

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// Issue 13's goal for the loop: a person labels 60 frames of a look the shipped model gets
@@ -12,7 +13,7 @@ import Testing
 struct LabelGoalTests {
   @Test("60 frames labelled in the terminal lift held-out accuracy on the look to ≥ 90 %")
   func labelThenTrain() throws {
-    let work = try CLI.temporaryFolder("label-goal")
+    let work = try ScratchFolder.url("label-goal")
     defer { try? FileManager.default.removeItem(at: work) }
     let styled = try FineTuneGoalTests.styledFrames(in: work, train: 20, test: 40)
     let unsorted = work.appendingPathComponent("unsorted")
@@ -43,7 +44,7 @@ struct LabelGoalTests {
         screen.range(of: pattern, options: .regularExpression), "a frame name: \(screen)")
       let name = screen[range].dropFirst(2).trimmingCharacters(in: .whitespaces)
       let mood = String(name.split(separator: "-")[0])
-      if LabelCommandTests.guess(on: screen) == mood { agreed += 1 }
+      if LabelTmuxTests.guess(on: screen) == mood { agreed += 1 }
       let next = n == 60 ? "all 60 frames decided" : "left \(60 - n)\n"
       _ = try run.press(keys[mood]!, until: next)
     }
@@ -53,7 +54,7 @@ struct LabelGoalTests {
     #expect(labelledFiles(in: labels).count == 60)
 
     let tuned = work.appendingPathComponent("tuned.safetensors")
-    let shipped = ShippedAssetsTests.repository.appendingPathComponent("Models/leamoji.safetensors")
+    let shipped = Repository.root.appendingPathComponent("Models/leamoji.safetensors")
     let trained = try CLI.leamoji([
       "train", labels.path, "--init", shipped.path, "--epochs", "20", "--batch-size", "8",
       "--validation-split", "0", "--output", tuned.path, "--created", "2026-11-23",

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ struct InteractiveRun {
     for _ in 0..<300 {
       let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
       if let script = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-        let child = PlaySignalTests().childPID(of: script)
+        let child = PlaySignalTmuxTests().childPID(of: script)
       {
         return child
       }
@@ -67,7 +68,7 @@ struct InteractiveRun {
 
   /// The screen once the script printed `status=N` (up to 30 s), and N.
   func waitForExit() throws -> (screen: String, status: Int?) {
-    try PlaySignalTests().waitForExit(tmux)
+    try PlaySignalTmuxTests().waitForExit(tmux)
   }
 
   /// True when the terminal is back to normal: main screen, cursor shown, a typed line echoed

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -29,7 +30,7 @@ private let slaveName = libc(
 struct LabelLatencyTests {
   @Test("each decision key's screen update comes at once: figures for the 50 ms goal")
   func keyToScreen() throws {
-    let work = try CLI.temporaryFolder("label-latency")
+    let work = try ScratchFolder.url("label-latency")
     defer { try? FileManager.default.removeItem(at: work) }
     let master = openMaster(O_RDWR | O_NOCTTY)
     try #require(master >= 0 && grantMaster(master) == 0 && unlockMaster(master) == 0)
@@ -40,16 +41,12 @@ struct LabelLatencyTests {
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     let slave = try #require(FileHandle(forUpdatingAtPath: name))
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CLI.binary)
-    process.arguments = [
-      "label", LabelCommandTests.video, "--into", work.appendingPathComponent("labels").path,
-      "--order", "time",
-    ]
-    process.standardInput = slave
-    process.standardOutput = slave
-    process.standardError = slave
-    try process.run()
+    let process = try ProcessRunner.start(
+      CLI.binary,
+      [
+        "label", LabelTmuxTests.video, "--into", work.appendingPathComponent("labels").path,
+        "--order", "time",
+      ], stdin: slave, stdout: slave, stderr: slave)
     defer {
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
       process.waitUntilExit()

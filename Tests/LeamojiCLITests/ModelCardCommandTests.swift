@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @Suite("leamoji model and train's card, --json and precision/recall")
@@ -6,7 +7,7 @@ struct ModelCardCommandTests {
   @Test("train --json: one line per epoch and a final object; model prints the card it wrote")
   func trainJSONAndModel() throws {
     let root = try SceneData.root()
-    let work = try CLI.temporaryFolder("card")
+    let work = try ScratchFolder.url("card")
     defer { try? FileManager.default.removeItem(at: work) }
     let model = work.appendingPathComponent("m.safetensors")
     let trained = try CLI.leamoji([
@@ -57,7 +58,7 @@ struct ModelCardCommandTests {
 
   @Test("a model from before cards (the one shipped until issue 11): model prints what is known")
   func oldModel() throws {
-    let shipped = ShippedAssetsTests.repository.appendingPathComponent(
+    let shipped = Repository.root.appendingPathComponent(
       "Tests/LeamojiClassifierTests/Fixtures/leamoji-2026-11-22.safetensors")
     let text = try CLI.leamoji(["model", shipped.path])
     #expect(text.status == 0, "\(text.stderr)")
@@ -73,11 +74,11 @@ struct ModelCardCommandTests {
   @Test("bad model, bad --freeze, bad --created: one line, non-zero exit")
   func refusals() throws {
     let root = try SceneData.root()
-    let work = try CLI.temporaryFolder("cardbad")
+    let work = try ScratchFolder.url("cardbad")
     defer { try? FileManager.default.removeItem(at: work) }
     let missing = try CLI.leamoji(["model", work.appendingPathComponent("none.safetensors").path])
     #expect(missing.status == 66 && missing.stderrLines.count == 1)
-    let shipped = ShippedAssetsTests.repository.appendingPathComponent("Models/leamoji.safetensors")
+    let shipped = Repository.root.appendingPathComponent("Models/leamoji.safetensors")
     let data = root.appendingPathComponent("Training Data").path
     let out = work.appendingPathComponent("x.safetensors").path
     for arguments in [

@@ -1,17 +1,18 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// `leamoji report` as a user runs it: the summary line, and one clear line with the right exit
 /// status for each kind of bad input, with nothing of the user's overwritten.
 @Suite("leamoji report")
 struct ReportCommandTests {
-  static let golden = ShippedAssetsTests.repository.appendingPathComponent(
+  static let golden = Repository.root.appendingPathComponent(
     "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json")
-  static let samples = ShippedAssetsTests.repository.appendingPathComponent("SampleVideos")
+  static let samples = Repository.root.appendingPathComponent("SampleVideos")
 
   @Test("writes the site and says what it did; a second run writes nothing")
   func writesSite() throws {
-    let folder = try CLI.temporaryFolder("report")
+    let folder = try ScratchFolder.url("report")
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(
       at: Self.golden, to: folder.appendingPathComponent("MovieData.json"))
@@ -30,7 +31,7 @@ struct ReportCommandTests {
 
   @Test("bad input: one line naming the file, the exit status of its kind, nothing overwritten")
   func badInput() throws {
-    let folder = try CLI.temporaryFolder("report-bad")
+    let folder = try ScratchFolder.url("report-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let missing = try CLI.leamoji(["report", "--data", "none.json", "--out", "site"], in: folder)
     #expect(missing.status == 66)

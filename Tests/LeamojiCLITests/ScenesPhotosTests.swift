@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// `leamoji scenes dataset --photos DIR`: photos mixed into the training half only.
@@ -6,7 +7,7 @@ import Testing
 struct ScenesPhotosTests {
   /// A folder of two photos: PNG frames the generator itself wrote (any decodable image works).
   func photoFolder() throws -> URL {
-    let root = try CLI.temporaryFolder("photos-src")
+    let root = try ScratchFolder.url("photos-src")
     let made = try CLI.leamoji([
       "scenes", "dataset", "--out", root.path, "--train-per-class", "1", "--test-per-class", "0",
       "--size", "96", "--set", "classic",
@@ -34,8 +35,8 @@ struct ScenesPhotosTests {
   @Test("plain photos go to training's Neutral only; blended scenes differ, testing does not")
   func mixes() throws {
     let photos = try photoFolder()
-    let plain = try CLI.temporaryFolder("photos-off")
-    let mixed = try CLI.temporaryFolder("photos-on")
+    let plain = try ScratchFolder.url("photos-off")
+    let mixed = try ScratchFolder.url("photos-on")
     let common = ["--train-per-class", "10", "--test-per-class", "4", "--size", "32"]
     let off = try CLI.leamoji(["scenes", "dataset", "--out", plain.path] + common)
     let on = try CLI.leamoji(
@@ -66,9 +67,9 @@ struct ScenesPhotosTests {
 
   @Test("a missing or empty photo folder and an unreadable photo: one line, non-zero exit")
   func badPhotos() throws {
-    let out = try CLI.temporaryFolder("photos-bad")
-    let empty = try CLI.temporaryFolder("photos-empty")
-    let broken = try CLI.temporaryFolder("photos-broken")
+    let out = try ScratchFolder.url("photos-bad")
+    let empty = try ScratchFolder.url("photos-empty")
+    let broken = try ScratchFolder.url("photos-broken")
     try Data("not a picture".utf8).write(to: broken.appendingPathComponent("x.png"))
     for (folder, status, text) in [
       ("/nonexistent/photos", Int32(66), "not a readable folder"),

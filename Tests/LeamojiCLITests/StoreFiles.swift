@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,9 +14,9 @@ enum StoreFiles {
   /// scenes): an `analyze` run with them spends its time in the store, not in the network.
   private static let fixtures: Result<(clip: URL, model: URL), HarnessError> = {
     do {
-      let root = try CLI.temporaryFolder("store-fixtures")
+      let root = try ScratchFolder.url("store-fixtures")
       let clip = root.appendingPathComponent("clip.mp4")
-      try CLI.makeVideo(at: clip, seconds: 1, size: "64x36")
+      try FFmpegFixtures.makeVideo(at: clip, seconds: 1, size: "64x36")
       let scenes = try CLI.leamoji([
         "scenes", "dataset", "--out", root.path, "--train-per-class", "2", "--test-per-class", "1",
         "--size", "8",
@@ -152,8 +153,8 @@ enum StoreFiles {
   }
 
   /// Runs leamoji under `/bin/sh -c 'ulimit -f BLOCKS; exec leamoji …'`.
-  static func withFileSizeLimit(blocks: Int, _ arguments: [String]) throws -> CLI.Result {
-    try CLI.run(
+  static func withFileSizeLimit(blocks: Int, _ arguments: [String]) throws -> ProcessResult {
+    try ProcessRunner.run(
       "/bin/sh", ["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", CLI.binary] + arguments)
   }
 }
@@ -165,7 +166,7 @@ struct Tmpfs {
 
   /// Whether this process may mount a tmpfs (tried once, on a throw-away folder).
   static let mountable: Bool = {
-    guard geteuid() == 0, let folder = try? CLI.temporaryFolder("tmpfs-probe") else { return false }
+    guard geteuid() == 0, let folder = try? ScratchFolder.url("tmpfs-probe") else { return false }
     defer { try? FileManager.default.removeItem(at: folder) }
     guard let disk = try? Tmpfs(size: "16k", in: folder, name: "probe") else { return false }
     disk.unmount()
@@ -175,7 +176,7 @@ struct Tmpfs {
   init(size: String, in folder: URL, name: String) throws {
     url = folder.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    let result = try CLI.run(
+    let result = try ProcessRunner.run(
       "mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", url.path])
     guard result.status == 0 else {
       throw HarnessError("cannot mount a tmpfs on \(url.path): \(result.stderr)")
@@ -201,7 +202,7 @@ struct Tmpfs {
   }
 
   func unmount() {
-    _ = try? CLI.run("umount", [url.path])
+    _ = try? ProcessRunner.run("umount", [url.path])
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,9 +20,9 @@ enum Hostile {
   /// A 3-second clip with `title` and `description` as its title and comment metadata, made once.
   static let video: Result<URL, HarnessError> = {
     do {
-      let root = try CLI.temporaryFolder("hostile-fixture")
+      let root = try ScratchFolder.url("hostile-fixture")
       let url = root.appendingPathComponent("hostile.mp4")
-      let made = try CLI.run(
+      let made = try ProcessRunner.run(
         "ffmpeg",
         [
           "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x54:rate=25", "-t", "3",
@@ -43,7 +44,7 @@ enum Hostile {
   }
 }
 
-/// A run of `leamoji` with its output as raw bytes (the harness's `CLI.Result` holds decoded text,
+/// A run of `leamoji` with its output as raw bytes (`ProcessResult.stdout` is decoded text,
 /// which would hide invalid UTF-8).
 struct RawRun {
   let status: Int32
@@ -53,34 +54,13 @@ struct RawRun {
   var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 }
 
-/// Runs `program` (default: the built leamoji) in `directory` with stdout and stderr in files.
+/// Runs `program` (default: the built leamoji) in `directory`.
 func runRaw(_ arguments: [String], program: String = CLI.binary, in directory: URL) throws
   -> RawRun
 {
-  let out = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-  let err = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
-  FileManager.default.createFile(atPath: out.path, contents: nil)
-  FileManager.default.createFile(atPath: err.path, contents: nil)
-  defer {
-    try? FileManager.default.removeItem(at: out)
-    try? FileManager.default.removeItem(at: err)
-  }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: program)
-  process.arguments = arguments
-  process.currentDirectoryURL = directory
-  process.standardInput = FileHandle.nullDevice
-  let outHandle = try FileHandle(forWritingTo: out)
-  let errHandle = try FileHandle(forWritingTo: err)
-  process.standardOutput = outHandle
-  process.standardError = errHandle
-  try process.run()
-  process.waitUntilExit()
-  try outHandle.close()
-  try errHandle.close()
+  let run = try ProcessRunner.run(program, arguments, in: directory)
   return RawRun(
-    status: process.terminationStatus, stdout: [UInt8](try Data(contentsOf: out)),
-    stderr: [UInt8](try Data(contentsOf: err)))
+    status: run.status, stdout: [UInt8](run.stdoutData), stderr: [UInt8](run.stderrData))
 }
 
 /// Scalars that must never reach a terminal from outside text: C0 controls but the line feed

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ struct TerminalSafetyTests {
     "analyze: the summary and the replaced-entry warning name a hostile file safely on one line each"
   )
   func analyzeSummary() throws {
-    let work = try CLI.temporaryFolder("safe-summary")
+    let work = try ScratchFolder.url("safe-summary")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
 
@@ -41,7 +42,7 @@ struct TerminalSafetyTests {
 
   @Test("analyze --json: one terminal-safe line that decodes to the exact title and description")
   func analyzeJSON() throws {
-    let work = try CLI.temporaryFolder("safe-json")
+    let work = try ScratchFolder.url("safe-json")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
 
@@ -62,7 +63,7 @@ struct TerminalSafetyTests {
 
   @Test("timeline: the stored title is shown neutralised on its own line; --json keeps it exact")
   func timelineOfAnalysedVideo() throws {
-    let work = try CLI.temporaryFolder("safe-timeline")
+    let work = try ScratchFolder.url("safe-timeline")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: Hostile.fileName, in: work)
     let analysed = try runRaw(
@@ -88,7 +89,7 @@ struct TerminalSafetyTests {
 
   @Test("timeline: a hand-edited MovieData.json with escapes in id, title, labels and emoji")
   func timelineOfEditedFile() throws {
-    let work = try CLI.temporaryFolder("safe-edited")
+    let work = try ScratchFolder.url("safe-edited")
     defer { try? FileManager.default.removeItem(at: work) }
     let id = "x\u{1B}[2Jy"
     try writeEditedData(to: work.appendingPathComponent("MovieData.json"), id: id)
@@ -154,7 +155,7 @@ struct TerminalSafetyTests {
     "an error naming a hostile file is exactly one terminal-safe line on stderr",
     arguments: errorCases)
   func errorNamingHostileFile(_ errorCase: ErrorCase) throws {
-    let work = try CLI.temporaryFolder("safe-error")
+    let work = try ScratchFolder.url("safe-error")
     defer { try? FileManager.default.removeItem(at: work) }
     try Data("not a video \u{1B}[2J\n".utf8).write(
       to: work.appendingPathComponent("junk-" + Hostile.fileName))
@@ -169,7 +170,7 @@ struct TerminalSafetyTests {
     "command-line errors quoting a hostile argument, and an invalid UTF-8 file name, are terminal-safe"
   )
   func argumentErrors() throws {
-    let work = try CLI.temporaryFolder("safe-arguments")
+    let work = try ScratchFolder.url("safe-arguments")
     defer { try? FileManager.default.removeItem(at: work) }
     let unknown = try runRaw(["analyze", "x.mp4", "--x\u{1B}]0;owned\u{07}"], in: work)
     #expect(unknown.status == 64)
@@ -199,11 +200,11 @@ struct TerminalSafetyTests {
     "classify, evaluate and frames print hostile image and folder names safely; JSON keeps them exact"
   )
   func imageCommands() throws {
-    let work = try CLI.temporaryFolder("safe-images")
+    let work = try ScratchFolder.url("safe-images")
     defer { try? FileManager.default.removeItem(at: work) }
     let names = ["a\u{1B}]0;x\u{07}\n\u{202E}.png", "b\u{9B}2J\r.png"]
     let image = work.appendingPathComponent("image.png")
-    let made = try CLI.run(
+    let made = try ProcessRunner.run(
       "ffmpeg",
       [
         "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=32x32", "-frames:v", "1",

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// `train --backbone`: a head on EfficientNet-Lite0's features, written as one model file that
@@ -24,7 +25,7 @@ struct TrainBackboneTests {
     "a head on the backbone: one model file that classify and model read, features cached, --init trains the head on"
   )
   func trainsAHead() throws {
-    let work = try CLI.temporaryFolder("train-backbone")
+    let work = try ScratchFolder.url("train-backbone")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = try Self.folder(in: work)
     let cache = work.appendingPathComponent("cache")
@@ -94,7 +95,7 @@ struct TrainBackboneTests {
       (["--fine-tune", "2"], "give --backbone too"),
     ])
   func badOptions(extra: [String], message: String) throws {
-    let work = try CLI.temporaryFolder("train-backbone-bad")
+    let work = try ScratchFolder.url("train-backbone-bad")
     defer { try? FileManager.default.removeItem(at: work) }
     let r = try CLI.leamoji(
       ["train", work.path] + extra + [
@@ -107,7 +108,7 @@ struct TrainBackboneTests {
 
   @Test("a file that is not an image is skipped with one warning; the others train")
   func brokenImageIsSkipped() throws {
-    let work = try CLI.temporaryFolder("train-backbone-broken")
+    let work = try ScratchFolder.url("train-backbone-broken")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = try Self.folder(in: work)
     try Data("\u{89}PNG\r\n\u{1A}\nnot really".utf8).write(
@@ -125,7 +126,7 @@ struct TrainBackboneTests {
 
   @Test("a model that is not a backbone is refused with its name")
   func notABackbone() throws {
-    let work = try CLI.temporaryFolder("train-backbone-not")
+    let work = try ScratchFolder.url("train-backbone-not")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = try Self.folder(in: work)
     let cnn = BackboneCommandTests.repository.appendingPathComponent(

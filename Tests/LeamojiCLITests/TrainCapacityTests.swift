@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @Suite("train's capacity options")
@@ -8,7 +9,7 @@ struct TrainCapacityTests {
   )
   func capacityIsRecordedAndDeterministic() throws {
     let root = try SceneData.root()
-    let work = try CLI.temporaryFolder("capacity")
+    let work = try ScratchFolder.url("capacity")
     defer { try? FileManager.default.removeItem(at: work) }
     func train(threads: Int) throws -> Data {
       let model = work.appendingPathComponent("m\(threads).safetensors")
@@ -48,7 +49,7 @@ struct TrainCapacityTests {
     ])
   func badValues(extra: [String], message: String) throws {
     let root = try SceneData.root()
-    let work = try CLI.temporaryFolder("capacity-bad")
+    let work = try ScratchFolder.url("capacity-bad")
     defer { try? FileManager.default.removeItem(at: work) }
     let r = try CLI.leamoji(
       ["train", root.appendingPathComponent("Training Data").path, "--epochs", "1"] + extra

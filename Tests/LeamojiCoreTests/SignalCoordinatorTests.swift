@@ -10,7 +10,7 @@ import Testing
 /// The coordinator's decisions, on participant lists of the tests' own. No real signal is sent
 /// here: with no participant taking it over, one would end the test process. Real signals go
 /// through the shared coordinator in TerminalSessionTests (taken over by the terminal session)
-/// and in the CLI tests (`ResourceLimitTests.interruptedWrite`, `PlaySignalTests`).
+/// and in the CLI tests (`ResourceLimitTimingTests.interruptedWrite`, `PlaySignalTmuxTests`).
 @Suite("SignalCoordinator")
 struct SignalCoordinatorTests {
   /// What the participants saw, in order: `"<name> <signal>"`.

@@ -214,7 +214,11 @@ struct ReportSiteTests {
     #expect(page.components(separatedBy: "<span class=\"tag\">edited</span>").count == 2)
     #expect(page.contains("corrected in review"))
   }
+}
 
+/// The report's size goal on a large catalogue (so not in `make check`: it writes 1,000 pages).
+@Suite("leamoji report's size goal")
+struct ReportSiteGoalTests {
   @Test("the index of 1,000 generated films is under 100 KB")
   func indexSize() throws {
     let folder = try ScratchFolder.url("report-thousand")

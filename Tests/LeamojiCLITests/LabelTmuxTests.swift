@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,8 +10,8 @@ import Testing
 /// resuming from the journal, the test share, the orders, the screen's reaction time, and the
 /// terminal given back after q, Ctrl-C and SIGTERM.
 @Suite("leamoji label", .serialized)
-struct LabelCommandTests {
-  static let video = ShippedAssetsTests.repository
+struct LabelTmuxTests {
+  static let video = Repository.root
     .appendingPathComponent("SampleVideos/night-walk.mp4").path
 
   /// The guess shown on screen (`guess 😐 neutral 97%`): the label name.
@@ -23,7 +24,7 @@ struct LabelCommandTests {
 
   @Test("not a terminal: exit 64 and a one-line hint")
   func notATerminal() throws {
-    let work = try CLI.temporaryFolder("label-tty")
+    let work = try ScratchFolder.url("label-tty")
     defer { try? FileManager.default.removeItem(at: work) }
     let result = try CLI.leamoji([
       "label", Self.video, "--into", work.appendingPathComponent("labels").path,
@@ -37,7 +38,7 @@ struct LabelCommandTests {
 
   @Test("in a terminal, a missing source or a damaged journal is one line and exit 66 / 65")
   func badInputs() throws {
-    let work = try CLI.temporaryFolder("label-bad")
+    let work = try ScratchFolder.url("label-bad")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     var run = try InteractiveRun(
@@ -63,7 +64,7 @@ struct LabelCommandTests {
     "keys file frames under Happy/Neutral/Scary, u undoes, q restores; a second run resumes and undoes across runs"
   )
   func keysUndoResume() throws {
-    let work = try CLI.temporaryFolder("label-keys")
+    let work = try ScratchFolder.url("label-keys")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     let arguments = ["label", Self.video, "--into", labels.path, "--order", "time"]
@@ -121,7 +122,7 @@ struct LabelCommandTests {
 
   @Test("--test-share sends that share of each label to the sibling test folder; --order time")
   func testShare() throws {
-    let work = try CLI.temporaryFolder("label-share")
+    let work = try ScratchFolder.url("label-share")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     let run = try InteractiveRun(
@@ -140,10 +141,10 @@ struct LabelCommandTests {
 
   @Test("--order uncertain (the default) offers the least confident guesses first")
   func uncertainFirst() throws {
-    let work = try CLI.temporaryFolder("label-order")
+    let work = try ScratchFolder.url("label-order")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
-    let video = ShippedAssetsTests.repository
+    let video = Repository.root
       .appendingPathComponent("SampleVideos/meadow-storm.mp4").path
     let run = try InteractiveRun(["label", video, "--into", labels.path], in: work)
     defer { run.stop() }
@@ -168,7 +169,7 @@ struct LabelCommandTests {
     "Ctrl-C and SIGTERM: decisions kept, terminal restored, exit 128 + N",
     arguments: [SIGINT, SIGTERM])
   func signals(signal: Int32) throws {
-    let work = try CLI.temporaryFolder("label-signal")
+    let work = try ScratchFolder.url("label-signal")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     let run = try InteractiveRun(
@@ -187,7 +188,7 @@ struct LabelCommandTests {
 
   @Test("Ctrl-C typed in the terminal: it ends label like SIGINT and the terminal is restored")
   func ctrlC() throws {
-    let work = try CLI.temporaryFolder("label-ctrl-c")
+    let work = try ScratchFolder.url("label-ctrl-c")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     let tmux = Tmux()
@@ -227,7 +228,7 @@ struct LabelCommandTests {
 
   @Test("kill -9 while keys arrive: the journal stays valid and matches the files but for one")
   func killNine() throws {
-    let work = try CLI.temporaryFolder("label-kill")
+    let work = try ScratchFolder.url("label-kill")
     defer { try? FileManager.default.removeItem(at: work) }
     let labels = work.appendingPathComponent("labels")
     let run = try InteractiveRun(

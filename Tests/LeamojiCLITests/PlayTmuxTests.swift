@@ -1,60 +1,10 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
-/// Drives the real binary in a real terminal: a private tmux server with a 120x40 window.
-struct Tmux {
-  let socket = "leamoji-test-\(UUID().uuidString.prefix(8))"
-  let session = "play"
-
-  /// Runs a tmux client through `sh -c` started with posix_spawn and reaped with waitpid
-  /// (Foundation's Process does not reap a client whose server daemonises) and returns its
-  /// standard output. Not `system()`: it sets SIGINT and SIGQUIT to "ignore" in this whole test
-  /// process while the client runs and puts back what it saw before, which can undo a handler
-  /// that another test installs meanwhile (a signal test then never sees its SIGINT).
-  @discardableResult
-  func run(_ arguments: [String]) throws -> CLI.Result {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tmux-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: output) }
-    let quoted = (["tmux", "-L", socket] + arguments).map {
-      "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-    let pid = try CLI.spawn(
-      ["/bin/sh", "-c", quoted.joined(separator: " ") + " >'\(output.path)' 2>&1"],
-      stderr: "/dev/null")
-    let wait = SpawnedLeamoji(pid: pid).wait().status
-    let status = wait & 0x7F == 0 ? (wait >> 8) & 0xFF : 128 + (wait & 0x7F)
-    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-    return CLI.Result(status: status, stdout: text, stderr: "", signalled: false)
-  }
-
-  func start(in folder: URL) throws {
-    let result = try run([
-      "new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", folder.path, "sh",
-    ])
-    guard result.status == 0 else {
-      throw HarnessError("tmux could not start (apt-get install tmux): \(result.stdout)")
-    }
-    try run(["set-option", "-t", session, "status", "off"])
-  }
-
-  func type(_ keys: String...) throws { _ = try run(["send-keys", "-t", session] + keys) }
-
-  /// The screen as text; with `escapes`, including colour sequences.
-  func screen(escapes: Bool = false) throws -> String {
-    try run(["capture-pane", "-t", session, "-p"] + (escapes ? ["-e"] : [])).stdout
-  }
-
-  func alternateScreenOn() throws -> Bool {
-    try run(["display-message", "-t", session, "-p", "#{alternate_on}"]).stdout.hasPrefix("1")
-  }
-
-  func stop() { _ = try? run(["kill-server"]) }
-}
 
 /// The player's clock `m:ss / m:ss` on screen, in seconds.
 func playerClock(_ screen: String) -> Int? {
@@ -65,12 +15,12 @@ func playerClock(_ screen: String) -> Int? {
 }
 
 @Suite("leamoji play", .serialized)
-struct PlayCommandTests {
+struct PlayTmuxTests {
   @Test("not a terminal: a clear message pointing to timeline")
   func notATerminal() throws {
     let result = try CLI.leamoji([
       "play",
-      ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4").path,
+      Repository.root.appendingPathComponent("SampleVideos/night-walk.mp4").path,
     ])
     #expect(result.status == 64)
     #expect(
@@ -82,9 +32,9 @@ struct PlayCommandTests {
     "plays in tmux: half blocks, emoji, running clock; space pauses; → seeks 5 s; q restores the shell"
   )
   func playsInTmux() throws {
-    let work = try CLI.temporaryFolder("play")
+    let work = try ScratchFolder.url("play")
     defer { try? FileManager.default.removeItem(at: work) }
-    let video = ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4")
+    let video = Repository.root.appendingPathComponent("SampleVideos/night-walk.mp4")
       .path
     let data = work.appendingPathComponent("MovieData.json").path
     let analysed = try CLI.leamoji(["analyze", video, "--output", data, "--no-poster"])
@@ -146,11 +96,11 @@ struct PlayCommandTests {
 
   @Test("plays a MovieData.json the original app wrote: its markers object drives the emoji")
   func playsAnAppFile() throws {
-    let work = try CLI.temporaryFolder("play-app")
+    let work = try ScratchFolder.url("play-app")
     defer { try? FileManager.default.removeItem(at: work) }
     // The app names videos by id; its markers are second → "Happy"/"Neutral"/"Scary".
     try FileManager.default.copyItem(
-      atPath: ShippedAssetsTests.repository.appendingPathComponent("SampleVideos/night-walk.mp4")
+      atPath: Repository.root.appendingPathComponent("SampleVideos/night-walk.mp4")
         .path,
       toPath: work.appendingPathComponent("NightWalk.mp4").path)
     let app = """

@@ -10,7 +10,7 @@ import Testing
 /// (lighting says nothing about the mood) a classifier that sees only each image's lighting
 /// does little better than chance, while the shipped model reads the content.
 @Suite("The shipped model looks past the lighting")
-struct ShippedModelVariedTests {
+struct ShippedModelVariedGoalTests {
   static let modelPath = Repository.modelPath
 
   /// The held-out set: testing-split scenes (odd seeds, never a training scene) of a data-set

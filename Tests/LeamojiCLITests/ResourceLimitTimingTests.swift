@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ struct SpawnedLeamoji {
   let pid: pid_t
 
   init(_ arguments: [String]) throws {
-    pid = try CLI.spawn([CLI.binary] + arguments, stderr: "/dev/null")
+    pid = try ProcessRunner.spawn([CLI.binary] + arguments, stderr: "/dev/null")
   }
 
   /// A process started otherwise (through `nohup`, or a tmux client through `sh -c`).
@@ -46,13 +47,13 @@ struct SpawnedLeamoji {
 }
 
 @Suite("Resource limits: memory, jobs, temporary files")
-struct ResourceLimitTests {
+struct ResourceLimitTimingTests {
   @Test("analysing a 4K video stays under 400 MB of memory")
   func memoryOn4K() throws {
-    let work = try CLI.temporaryFolder("4k")
+    let work = try ScratchFolder.url("4k")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = work.appendingPathComponent("uhd.mp4")
-    let made = try CLI.run(
+    let made = try ProcessRunner.run(
       "ffmpeg",
       [
         "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v",
@@ -73,7 +74,7 @@ struct ResourceLimitTests {
 
   @Test("--jobs 2 never has more than two videos open at once")
   func jobsLimit() throws {
-    let work = try CLI.temporaryFolder("jobs")
+    let work = try ScratchFolder.url("jobs")
     defer { try? FileManager.default.removeItem(at: work) }
     var videos: [String] = []
     for i in 1...6 { videos.append(try AnalyzeFixtures.clip(named: "job\(i).mp4", in: work).path) }
@@ -111,12 +112,12 @@ struct ResourceLimitTests {
 
   @Test("under nohup a hang-up does not stop analyze: it finishes and stores its timeline")
   func nohupKeepsRunning() throws {
-    let work = try CLI.temporaryFolder("nohup")
+    let work = try ScratchFolder.url("nohup")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     try StoreFiles.writeOldEntries(count: 15_000, to: data)
     let video = try AnalyzeFixtures.clip(named: "new.mp4", in: work)
-    let pid = try CLI.spawn(
+    let pid = try ProcessRunner.spawn(
       ["/usr/bin/nohup", CLI.binary, "analyze", video.path, "--output", data.path, "--no-poster"],
       stderr: "/dev/null")
     let run = SpawnedLeamoji(pid: pid)
@@ -143,7 +144,7 @@ struct ResourceLimitTests {
     "Ctrl-C, SIGTERM or SIGHUP during the write leaves no temporary file and the old timeline intact",
     arguments: [SIGINT, SIGTERM, SIGHUP])
   func interruptedWrite(signal: Int32) throws {
-    let work = try CLI.temporaryFolder("interrupt")
+    let work = try ScratchFolder.url("interrupt")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     // A big timeline makes the write window wide enough to hit.

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,8 +10,8 @@ import Testing
 /// timeline, `.vtt` and the training folder, `u` undoes, a re-analysis keeps them, and the
 /// terminal is given back after q, Ctrl-C and SIGTERM; kill -9 leaves a valid MovieData.json.
 @Suite("leamoji review", .serialized)
-struct ReviewCommandTests {
-  static let video = LabelCommandTests.video
+struct ReviewTmuxTests {
+  static let video = LabelTmuxTests.video
 
   /// One entry of MovieData.json, parsed with JSONSerialization (independently of the product).
   struct Entry {
@@ -42,7 +43,7 @@ struct ReviewCommandTests {
 
   @Test("not a terminal: exit 64 and a one-line hint")
   func notATerminal() throws {
-    let work = try CLI.temporaryFolder("review-tty")
+    let work = try ScratchFolder.url("review-tty")
     defer { try? FileManager.default.removeItem(at: work) }
     let result = try CLI.leamoji(["review", Self.video], in: work)
     #expect(result.status == 64)
@@ -53,7 +54,7 @@ struct ReviewCommandTests {
 
   @Test("a video not analysed yet: one line naming the file, exit 65")
   func notAnalysed() throws {
-    let work = try CLI.temporaryFolder("review-none")
+    let work = try ScratchFolder.url("review-none")
     defer { try? FileManager.default.removeItem(at: work) }
     let run = try InteractiveRun(["review", Self.video], in: work)
     defer { run.stop() }
@@ -66,7 +67,7 @@ struct ReviewCommandTests {
     "keys correct a scene in MovieData.json, .vtt and --into; u undoes; q restores; a re-analysis keeps it"
   )
   func keysUndoReanalyse() throws {
-    let work = try CLI.temporaryFolder("review-keys")
+    let work = try ScratchFolder.url("review-keys")
     defer { try? FileManager.default.removeItem(at: work) }
     try Self.analyze(work)
     let analysed = try Self.entry(in: work)
@@ -150,7 +151,7 @@ struct ReviewCommandTests {
     "Ctrl-C and SIGTERM: the correction is kept, terminal restored, exit 128 + N",
     arguments: [SIGINT, SIGTERM])
   func signals(signal: Int32) throws {
-    let work = try CLI.temporaryFolder("review-signal")
+    let work = try ScratchFolder.url("review-signal")
     defer { try? FileManager.default.removeItem(at: work) }
     try Self.analyze(work)
     let analysed = try Self.entry(in: work)
@@ -169,7 +170,7 @@ struct ReviewCommandTests {
 
   @Test("kill -9 while keys arrive: MovieData.json and the journal stay valid")
   func killNine() throws {
-    let work = try CLI.temporaryFolder("review-kill")
+    let work = try ScratchFolder.url("review-kill")
     defer { try? FileManager.default.removeItem(at: work) }
     try Self.analyze(work)
     let folder = work.appendingPathComponent("labels")

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 /// A hostile image dropped into a training folder, and whether it can be used.
@@ -35,13 +36,13 @@ struct HostileImage: Sendable, CustomTestStringConvertible {
 }
 
 @Suite("Hostile images and model files: a clear line, no crash, no hang")
-struct HostileImageAndModelTests {
+struct HostileImageAndModelTimingTests {
   /// A real but tiny model (StoreFiles'), quick to run in a debug build.
   static var model: URL { get throws { try StoreFiles.tinyModel() } }
 
   /// A copy of the tiny generated test set with `image` added under Scary/.
   func folder(with image: HostileImage) throws -> (root: URL, image: URL) {
-    let work = try CLI.temporaryFolder("hostile-images")
+    let work = try ScratchFolder.url("hostile-images")
     let root = work.appendingPathComponent("set")
     try FileManager.default.copyItem(
       at: try SceneData.root().appendingPathComponent("Testing Data"), to: root)
@@ -86,7 +87,7 @@ struct HostileImageAndModelTests {
 
   @Test("train on a folder holding every hostile image: the usable ones are used, one warning line")
   func train() throws {
-    let work = try CLI.temporaryFolder("hostile-train")
+    let work = try ScratchFolder.url("hostile-train")
     defer { try? FileManager.default.removeItem(at: work) }
     let root = work.appendingPathComponent("set")
     try FileManager.default.copyItem(
@@ -336,7 +337,7 @@ struct HostileImageAndModelTests {
 
   @Test("every corruption of the model file is refused with one line naming it")
   func corruptModels() throws {
-    let work = try CLI.temporaryFolder("hostile-models")
+    let work = try ScratchFolder.url("hostile-models")
     defer { try? FileManager.default.removeItem(at: work) }
     let shipped = try Data(contentsOf: try Self.model)
     let image = work.appendingPathComponent("frame.png")

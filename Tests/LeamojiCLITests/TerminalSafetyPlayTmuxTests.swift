@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Testing
 #endif
 
 @Suite("terminal-safe output of the player")
-struct TerminalSafetyPlayTests {
+struct TerminalSafetyPlayTmuxTests {
   /// Runs `script` from a file (so that hostile names are not echoed as typed input) in a tmux
   /// window until it ends, and returns the raw bytes the pane received and the last screen.
   func playInTmux(script: String, in work: URL) throws -> (bytes: [UInt8], screen: String) {
@@ -114,7 +115,7 @@ struct TerminalSafetyPlayTests {
 
   @Test("play analyses a hostile file first and shows its metadata title neutralised")
   func playHostileMetadata() throws {
-    let work = try CLI.temporaryFolder("safe-play")
+    let work = try ScratchFolder.url("safe-play")
     defer { try? FileManager.default.removeItem(at: work) }
     let name = "clip\u{1B}]2;pwned\u{07}\n\u{9B}1m\u{202E}.mp4"
     _ = try Hostile.clip(named: name, in: work)
@@ -132,7 +133,7 @@ struct TerminalSafetyPlayTests {
   @Test(
     "play shows a hand-edited title, labels and emoji neutralised in the title, badge and heads-up")
   func playEditedData() throws {
-    let work = try CLI.temporaryFolder("safe-play-edited")
+    let work = try ScratchFolder.url("safe-play-edited")
     defer { try? FileManager.default.removeItem(at: work) }
     _ = try Hostile.clip(named: "walk.mp4", in: work)
     try writeEditedData(to: work.appendingPathComponent("MovieData.json"), id: "walk")

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Testing
 // files intact.
 
 @Suite("MovieData.json under kill -9 and full disks", .serialized)
-struct StoreCrashTests {
+struct StoreKillTests {
   // MARK: kill -9
 
   /// kill -9 at random moments of 100 analyze runs, 4 at a time, into one MovieData.json: it
@@ -20,7 +21,7 @@ struct StoreCrashTests {
   /// subtitles are whole or absent; a clean run leaves no temporary file.
   @Test("kill -9 storm: 100 analyze runs into one MovieData.json lose nothing and break nothing")
   func killStorm() throws {
-    let work = try CLI.temporaryFolder("store-crash")
+    let work = try ScratchFolder.url("store-crash")
     defer { try? FileManager.default.removeItem(at: work) }
     let report = try KillStorm(
       work: work, runs: 100, concurrency: 4, oldEntries: 600, seed: 0x6C65_616D_6F6A_6934
@@ -48,7 +49,7 @@ struct StoreCrashTests {
   /// one being written (locked) nor other files.
   @Test("a write removes killed writers' temporary files, not a live writer's nor other files")
   func staleTemporaryFilesRemoved() throws {
-    let work = try CLI.temporaryFolder("store-stale")
+    let work = try ScratchFolder.url("store-stale")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     let video = try StoreFiles.clip(named: "new.mp4", in: work)
@@ -90,7 +91,7 @@ struct StoreCrashTests {
   /// the file and 'File too large', no signal, the old file byte-identical, no temporary file.
   @Test("past a file-size limit the MovieData.json write fails cleanly: exit 73, old file kept")
   func fileSizeLimitOnMovieData() throws {
-    let work = try CLI.temporaryFolder("store-fsize")
+    let work = try ScratchFolder.url("store-fsize")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     // About 80 kB, more than the limit below in either unit (dash counts 512-byte blocks).
@@ -123,7 +124,7 @@ struct StoreCrashTests {
   /// poster and MovieData.json untouched, no temporary file.
   @Test("past a file-size limit the poster write fails cleanly: exit 73, old poster kept")
   func fileSizeLimitOnPoster() throws {
-    let work = try CLI.temporaryFolder("store-fsize-poster")
+    let work = try ScratchFolder.url("store-fsize-poster")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     try StoreFiles.writeOldEntries(count: 1, to: data)
@@ -163,7 +164,7 @@ struct StoreCrashTests {
       "mounting a tmpfs needs root with CAP_SYS_ADMIN; the ulimit -f tests cover the same paths"
     ))
   func fullTmpfs() throws {
-    let work = try CLI.temporaryFolder("store-enospc")
+    let work = try ScratchFolder.url("store-enospc")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try StoreFiles.clip(named: "new.mp4", in: work)
     let model = try StoreFiles.tinyModel().path
@@ -240,7 +241,7 @@ struct StoreCrashTests {
   }
 
   private func expectFullDiskFailure(
-    _ result: CLI.Result, naming path: String, sourceLocation: SourceLocation = #_sourceLocation
+    _ result: ProcessResult, naming path: String, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     #expect(!result.signalled, "ended by signal \(result.status)", sourceLocation: sourceLocation)
     #expect(

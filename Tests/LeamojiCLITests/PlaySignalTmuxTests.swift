@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// (it may analyse the video first, which writes files) and, once it plays, the terminal
 /// session. A termination signal must do the right thing in either phase.
 @Suite("leamoji play under Ctrl-C and SIGTERM", .serialized)
-struct PlaySignalTests {
+struct PlaySignalTmuxTests {
   /// Runs `leamoji play` with `arguments` from a script in a tmux window. The script writes its
   /// own process id to `script.pid` and, when leamoji ends, `status=<$?>`: an interactive shell
   /// would not go on to print the status of a child that a SIGINT ended.
@@ -69,9 +70,9 @@ struct PlaySignalTests {
     "a signal while playing: the terminal is restored and the shell sees 128 + N",
     arguments: [SIGINT, SIGTERM])
   func whilePlaying(signal: Int32) throws {
-    let work = try CLI.temporaryFolder("play-signal")
+    let work = try ScratchFolder.url("play-signal")
     defer { try? FileManager.default.removeItem(at: work) }
-    let video = ShippedAssetsTests.repository
+    let video = Repository.root
       .appendingPathComponent("SampleVideos/night-walk.mp4").path
     let data = work.appendingPathComponent("MovieData.json").path
     let analysed = try CLI.leamoji(["analyze", video, "--output", data, "--no-poster"])
@@ -109,7 +110,7 @@ struct PlaySignalTests {
 
   @Test("Ctrl-C while play analyses first: no temporary file, the old timeline kept, exit 130")
   func whileAnalysingFirst() throws {
-    let work = try CLI.temporaryFolder("play-signal-analyse")
+    let work = try ScratchFolder.url("play-signal-analyse")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = work.appendingPathComponent("MovieData.json")
     // A big timeline makes the write window wide enough to hit.

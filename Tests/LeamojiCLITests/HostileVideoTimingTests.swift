@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -154,12 +155,13 @@ struct HostileVideo: Sendable, CustomTestStringConvertible {
 enum HostileVideoFixtures {
   static let folder: Result<URL, HarnessError> = {
     do {
-      let root = try CLI.temporaryFolder("hostile-fixtures")
+      let root = try ScratchFolder.url("hostile-fixtures")
       func ffmpeg(_ arguments: [String]) throws {
-        let result = try CLI.run("ffmpeg", ["-v", "error", "-y"] + arguments)
+        let result = try ProcessRunner.run("ffmpeg", ["-v", "error", "-y"] + arguments)
         if result.status != 0 { throw HarnessError("ffmpeg: \(result.stderr)") }
       }
-      try CLI.makeVideo(at: root.appendingPathComponent("base.mp4"), seconds: 4, size: "96x54")
+      try FFmpegFixtures.makeVideo(
+        at: root.appendingPathComponent("base.mp4"), seconds: 4, size: "96x54")
       try ffmpeg([
         "-i", root.appendingPathComponent("base.mp4").path, "-c", "copy", "-movflags", "+faststart",
         root.appendingPathComponent("faststart.mp4").path,
@@ -239,7 +241,7 @@ enum HostileVideoFixtures {
 
 /// Checks shared by every hostile case: the exit status, exactly one stderr line that names the
 /// file when refused, no crash, no hang.
-func expectOutcome(_ run: CLI.Result, _ outcome: Outcome, file path: String, _ label: String) {
+func expectOutcome(_ run: ProcessResult, _ outcome: Outcome, file path: String, _ label: String) {
   #expect(!run.signalled, "\(label): crashed: \(run.stderr)")
   #expect(!run.timedOut, "\(label): did not finish in time")
   #expect(run.seconds < 10, "\(label): took \(run.seconds) s")
@@ -259,11 +261,11 @@ func expectOutcome(_ run: CLI.Result, _ outcome: Outcome, file path: String, _ l
 }
 
 @Suite("Hostile videos: a clear line, no crash, no hang, no user file changed")
-struct HostileVideoTests {
+struct HostileVideoTimingTests {
   /// An output folder holding a MovieData.json with one earlier entry and its poster, made once.
   static let template: Result<URL, HarnessError> = {
     do {
-      let work = try CLI.temporaryFolder("hostile-template")
+      let work = try ScratchFolder.url("hostile-template")
       let earlier = work.appendingPathComponent("earlier.mp4")
       try FileManager.default.copyItem(
         at: try HostileVideoFixtures.folder.get().appendingPathComponent("base.mp4"), to: earlier)
@@ -281,7 +283,7 @@ struct HostileVideoTests {
 
   /// A new folder with a copy of the template output folder in `out/`.
   func workFolder() throws -> URL {
-    let work = try CLI.temporaryFolder("hostile")
+    let work = try ScratchFolder.url("hostile")
     try FileManager.default.copyItem(
       at: try Self.template.get(), to: work.appendingPathComponent("out"))
     return work
@@ -320,7 +322,7 @@ struct HostileVideoTests {
 
   @Test("frames", arguments: HostileVideo.all)
   func frames(_ video: HostileVideo) throws {
-    let work = try CLI.temporaryFolder("hostile-frames")
+    let work = try ScratchFolder.url("hostile-frames")
     defer { try? FileManager.default.removeItem(at: work) }
     let path = try video.make(work, HostileVideoFixtures.base)
     let out = work.appendingPathComponent("frames")
@@ -336,7 +338,7 @@ struct HostileVideoTests {
 
   @Test("a header declaring 24.8 days for two frames is analysed as the two frames it has")
   func hugeDeclaredDuration() throws {
-    let work = try CLI.temporaryFolder("hostile-duration")
+    let work = try ScratchFolder.url("hostile-duration")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = try #require(HostileVideo.all.first { $0.name == "huge-duration.mp4" })
     let path = try video.make(work, HostileVideoFixtures.base)
@@ -352,10 +354,10 @@ struct HostileVideoTests {
 
   @Test("a picture larger than the limit is refused by its declared size, not decoded")
   func tooLargeIsNamed() throws {
-    let work = try CLI.temporaryFolder("hostile-large")
+    let work = try ScratchFolder.url("hostile-large")
     defer { try? FileManager.default.removeItem(at: work) }
     let url = work.appendingPathComponent("wide.mp4")
-    let made = try CLI.run(
+    let made = try ProcessRunner.run(
       "ffmpeg",
       [
         "-v", "error", "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v",
