@@ -11,7 +11,7 @@
 #
 # Environment: GENERATED (generated varied scenes per label, default 300), CLASSIC (generated
 # classic scenes per label, the look of the sample videos, default 150), SEED (default 42),
-# HEAD_OPTIONS (extra train options, default "--fine-tune 1 --epochs 20"), LEAMOJI_BIN (default:
+# HEAD_OPTIONS (extra train options, default "--fine-tune 2 --epochs 20"), LEAMOJI_BIN (default:
 # the release build), REAL_CHECK=0 (skip the check set). The same inputs, options, seed and
 # SOURCE_DATE_EPOCH (or --created) give the same bytes.
 set -euo pipefail
@@ -25,7 +25,7 @@ CARD=("$@")
 GENERATED=${GENERATED:-300}
 CLASSIC=${CLASSIC:-150}
 SEED=${SEED:-42}
-HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 1 --epochs 20}
+HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 2 --epochs 20}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 [ -x "$BIN" ] || { echo "train-real-head: no leamoji binary at $BIN (make release)" >&2; exit 1; }
 [ -d .build/real-frames/train ] || { echo "train-real-head: no real frames: run make real-frames" >&2; exit 1; }
@@ -52,4 +52,4 @@ done
   "${CARD[@]}" --output "$OUT" --overwrite
 [ "${REAL_CHECK:-1}" = 0 ] && exit 0
 echo "train-real-head: scoring $OUT on the real check set"
-make --no-print-directory real-check MODEL="$OUT"
+LEAMOJI_BIN="$BIN" scripts/check-real-footage.sh "$OUT"
