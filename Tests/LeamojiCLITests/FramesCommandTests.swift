@@ -79,9 +79,7 @@ struct FramesCommandTests {
     let empty = folder.appendingPathComponent("empty.mp4")
     try Data().write(to: empty)
     let audio = folder.appendingPathComponent("tone.m4a")
-    let made = try ProcessRunner.run(
-      "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", audio.path])
-    try #require(made.status == 0, "\(made.stderr)")
+    try FFmpegFixtures.run(["-f", "lavfi", "-i", "sine=duration=1", audio.path])
     let cases: [(path: String, status: Int32, words: String)] = [
       (folder.appendingPathComponent("missing.mp4").path, 66, "no such file"),
       (folder.path, 66, "is a directory"),

@@ -156,26 +156,22 @@ enum HostileVideoFixtures {
   static let folder: Result<URL, HarnessError> = {
     do {
       let root = try ScratchFolder.url("hostile-fixtures")
-      func ffmpeg(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run("ffmpeg", ["-v", "error", "-y"] + arguments)
-        if result.status != 0 { throw HarnessError("ffmpeg: \(result.stderr)") }
-      }
       try FFmpegFixtures.makeVideo(
         at: root.appendingPathComponent("base.mp4"), seconds: 4, size: "96x54")
-      try ffmpeg([
+      try FFmpegFixtures.run([
         "-i", root.appendingPathComponent("base.mp4").path, "-c", "copy", "-movflags", "+faststart",
         root.appendingPathComponent("faststart.mp4").path,
       ])
-      try ffmpeg([
+      try FFmpegFixtures.run([
         "-f", "lavfi", "-i", "sine=duration=2", root.appendingPathComponent("audio.m4a").path,
       ])
-      try ffmpeg([
+      try FFmpegFixtures.run([
         "-f", "lavfi", "-i", "testsrc=size=64x64:rate=25", "-frames:v", "2", "-pix_fmt", "yuv420p",
         root.appendingPathComponent("two.mp4").path,
       ])
       // A video stream with no frame, next to 2 s of audio. The video is copied, not encoded:
       // ffmpeg 7 fails an encoder that never gets a frame ("Could not open encoder before EOF").
-      try ffmpeg([
+      try FFmpegFixtures.run([
         "-i", root.appendingPathComponent("base.mp4").path, "-f", "lavfi", "-i", "sine",
         "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-frames:v", "0", "-t", "2",
         root.appendingPathComponent("zero.mkv").path,
@@ -357,13 +353,10 @@ struct HostileVideoTimingTests {
     let work = try ScratchFolder.url("hostile-large")
     defer { try? FileManager.default.removeItem(at: work) }
     let url = work.appendingPathComponent("wide.mp4")
-    let made = try ProcessRunner.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v",
-        "ffv1", "-f", "matroska", url.path,
-      ])
-    try #require(made.status == 0, "\(made.stderr)")
+    try FFmpegFixtures.run([
+      "-f", "lavfi", "-i", "color=size=16400x16:rate=1", "-frames:v", "1", "-c:v",
+      "ffv1", "-f", "matroska", url.path,
+    ])
     let run = try CLI.leamoji(
       ["analyze", url.path, "--output", work.appendingPathComponent("MovieData.json").path],
       timeout: hostileTimeout)

@@ -53,14 +53,11 @@ struct ResourceLimitTimingTests {
     let work = try ScratchFolder.url("4k")
     defer { try? FileManager.default.removeItem(at: work) }
     let video = work.appendingPathComponent("uhd.mp4")
-    let made = try ProcessRunner.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v",
-        "libx264",
-        "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
-      ])
-    try #require(made.status == 0, "\(made.stderr)")
+    try FFmpegFixtures.run([
+      "-f", "lavfi", "-i", "testsrc2=size=3840x2160:rate=30", "-t", "2", "-c:v",
+      "libx264",
+      "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+    ])
     let run = try SpawnedLeamoji([
       "analyze", video.path, "--output", work.appendingPathComponent("MovieData.json").path,
     ])

@@ -22,14 +22,9 @@ enum Hostile {
     do {
       let root = try ScratchFolder.url("hostile-fixture")
       let url = root.appendingPathComponent("hostile.mp4")
-      let made = try ProcessRunner.run(
-        "ffmpeg",
-        [
-          "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x54:rate=25", "-t", "3",
-          "-metadata", "title=\(title)", "-metadata", "comment=\(description)",
-          "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
-        ])
-      guard made.status == 0 else { return .failure(HarnessError("ffmpeg: \(made.stderr)")) }
+      try FFmpegFixtures.makeVideo(
+        at: url, seconds: 3, size: "96x54",
+        extra: ["-metadata", "title=\(title)", "-metadata", "comment=\(description)"])
       return .success(url)
     } catch {
       return .failure(HarnessError("\(error)"))

@@ -204,13 +204,10 @@ struct TerminalSafetyTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let names = ["a\u{1B}]0;x\u{07}\n\u{202E}.png", "b\u{9B}2J\r.png"]
     let image = work.appendingPathComponent("image.png")
-    let made = try ProcessRunner.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=32x32", "-frames:v", "1",
-        image.path,
-      ])
-    try #require(made.status == 0, "\(made.stderr)")
+    try FFmpegFixtures.run([
+      "-f", "lavfi", "-i", "testsrc2=size=32x32", "-frames:v", "1",
+      image.path,
+    ])
     for label in ["Happy", "Scary"] {
       let folder = work.appendingPathComponent("Test/\(label)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
