@@ -147,7 +147,7 @@ let package = Package(
       dependencies: ["LeamojiTimeline", "LeamojiCore", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiTerminalTests",
-      dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline"]),
+      dependencies: ["LeamojiTerminal", "LeamojiCore", "LeamojiTimeline", "LeamojiTestSupport"]),
     // LeamojiClassifier: the shipped model is scored on held-out varied scenes (issue 12).
     .testTarget(
       name: "LeamojiScenesTests",

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiCore

@@ -22,13 +22,3 @@ func lockedDescriptor(_ path: String) -> Int32? {
   }
   return descriptor
 }
-
-/// Polls `condition` for up to `seconds`.
-func eventually(within seconds: Double = 2, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if condition() { return true }
-    usleep(1_000)
-  }
-  return condition()
-}

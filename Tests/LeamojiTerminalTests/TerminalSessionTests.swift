@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiCore
@@ -66,23 +67,14 @@ final class PseudoTerminal {
   }
 }
 
-/// Polls `condition` for up to a second (signals sent with `kill` are handled on some thread).
-/// Whether `condition` holds within 5 s (generous: a loaded 2-core machine can leave the signal
-/// thread unscheduled for a second; this checks that it happens, not how fast).
-func eventually(_ condition: () -> Bool) -> Bool {
-  // Returns as soon as `condition` holds; the long limit only matters on a starved machine
-  // (CI runs this beside tmux and decoding tests on 2 cores).
-  let deadline = MonotonicClock().now() + 30
-  while MonotonicClock().now() < deadline {
-    if condition() { return true }
-    usleep(1_000)
-  }
-  return condition()
-}
-
 /// Signal handlers are process-wide and only one session may run: these tests run one at a time.
 @Suite("Terminal session", .serialized)
 struct TerminalSessionTests {
+  /// How long a signal may take to be handled (on some thread): generous, since a loaded 2-core
+  /// machine can leave the signal thread unscheduled for a second; this checks that it happens,
+  /// not how fast (CI runs this beside tmux and decoding tests).
+  static let signalWait = 30.0
+
   @Test("not a terminal: a pipe is refused before anything changes")
   func notATerminal() throws {
     var fds: [Int32] = [0, 0]
@@ -167,19 +159,24 @@ struct TerminalSessionTests {
     #expect(!session.takeResize())
     pty.setSize(columns: 80, rows: 24)
     kill(getpid(), SIGWINCH)
-    #expect(eventually { session.takeResize() }, "SIGWINCH sets the resize flag")
+    #expect(
+      eventually(within: Self.signalWait) { session.takeResize() }, "SIGWINCH sets the resize flag")
     #expect(!session.takeResize())
     #expect(session.size() == TerminalSize(columns: 80, rows: 24))
     #expect(session.terminationSignal == nil)
     kill(getpid(), SIGTERM)  // the handler only records it; the loop decides
-    #expect(eventually { session.terminationSignal == SIGTERM }, "SIGTERM handed over")
+    #expect(
+      eventually(within: Self.signalWait) { session.terminationSignal == SIGTERM },
+      "SIGTERM handed over")
     // A wait for keys is cut short by a signal (handled on any thread) rather than sleeping on.
     _ = try session.readKeys(timeout: 0)  // drain the wake-ups of the signals above first
     let start = MonotonicClock().now()
     kill(getpid(), SIGINT)
     let keys = try session.readKeys(timeout: 60)
     #expect(keys.isEmpty)
-    #expect(eventually { session.terminationSignal == SIGINT }, "SIGINT handed over")
+    #expect(
+      eventually(within: Self.signalWait) { session.terminationSignal == SIGINT },
+      "SIGINT handed over")
     #expect(MonotonicClock().now() - start < 30, "cut short, not the full 60 s")
   }
 }
