@@ -1,5 +1,6 @@
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiNN
 import LeamojiVideo
 
 /// The one error type of the work libraries (analysis, `label` and `review`, `play`): one line

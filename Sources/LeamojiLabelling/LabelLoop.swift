@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiClassifier
 import LeamojiCore
 import LeamojiTerminal
 

@@ -3,6 +3,7 @@ import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTerminal
+import LeamojiTimeline
 
 /// `review`'s terminal view: the frame of the current second large on the half-block canvas,
 /// the panel of `label` below it (the timeline's label and confidence for that second, the

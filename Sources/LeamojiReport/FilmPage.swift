@@ -1,3 +1,4 @@
+import LeamojiTimeline
 /// A film's page: poster, title, description, the player with the cue overlay, the clickable
 /// mood strip and the list of scenes with a thumbnail at each scene start.
 public enum FilmPage {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LeamojiCore
+import LeamojiNN
 
 /// Labelled images as a pretrained backbone sees them: one row of pooled features per image
 /// (and per horizontally flipped image, when asked), what a head trains on in seconds instead

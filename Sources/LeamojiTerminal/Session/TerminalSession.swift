@@ -1,4 +1,5 @@
 import LeamojiCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc

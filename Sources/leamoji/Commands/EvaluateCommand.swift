@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 
