@@ -76,11 +76,12 @@ let package = Package(
     .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
     // Analysing a video, for any front end: sampling, batched classification, markers, poster,
     // store update; also exporting frames and scene stills, reading images and models. Its
-    // errors are one `LeamojiError` type with a kind, which the two libraries below share.
+    // errors are one `LeamojiError` enum of four kinds of problem, which the two libraries below
+    // share.
     .target(
       name: "LeamojiAnalysis",
       dependencies: [
-        "LeamojiCore", "LeamojiVideo", "LeamojiClassifier", "LeamojiTimeline", "LeamojiTerminal",
+        "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline",
       ]
     ),
     // `label` and `review`: their sessions, journal, screens and key loop.
@@ -155,8 +156,8 @@ let package = Package(
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: [
-        "LeamojiAnalysis", "LeamojiClassifier", "LeamojiTimeline", "LeamojiCore",
-        "LeamojiTestSupport",
+        "LeamojiAnalysis", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline",
+        "LeamojiCore", "LeamojiTestSupport",
       ]),
     .testTarget(
       name: "LeamojiLabellingTests",
@@ -178,3 +179,10 @@ let package = Package(
       exclude: ["Fixtures"]),
   ]
 )
+
+// Every target sees only the members of the modules it imports itself, so a file cannot use a
+// module's API through another import, and the dependency lists above are the truth.
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

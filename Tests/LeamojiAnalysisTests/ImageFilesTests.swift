@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiClassifier
 import LeamojiCore
 import LeamojiTestSupport
 import Testing

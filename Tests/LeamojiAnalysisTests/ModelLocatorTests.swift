@@ -1,7 +1,9 @@
 import Foundation
 import LeamojiAnalysis
+import LeamojiClassifier
 import LeamojiCore
 import LeamojiTestSupport
+import LeamojiTimeline
 import Testing
 
 #if canImport(Glibc)

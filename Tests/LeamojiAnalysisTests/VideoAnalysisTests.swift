@@ -3,6 +3,8 @@ import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 import LeamojiTestSupport
+import LeamojiTimeline
+import LeamojiVideo
 import Testing
 
 @Suite("VideoAnalysis: sampling, batched classification and the poster pick")

@@ -1,5 +1,6 @@
 import Foundation
 import LeamojiCore
+import LeamojiNN
 import LeamojiTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
 import LeamojiTestSupport
