@@ -58,6 +58,11 @@ struct CommandFailure: Error {
   init(_ error: DatasetError) {
     self.init(error.description, status: ExitStatus(error))
   }
+
+  /// `train`'s error (`TrainingPlan`) with its exit status.
+  init(_ error: TrainingError) {
+    self.init(error.message, status: ExitStatus(error.kind))
+  }
 }
 
 /// The command line's one mapping from the libraries' errors to exit statuses: each library
@@ -86,6 +91,16 @@ extension ExitStatus {
     case .noInput: self = .noInput
     case .badInput: self = .badInput
     case .cannotWrite: self = .cannotWrite
+    }
+  }
+
+  init(_ kind: TrainingError.Kind) {
+    switch kind {
+    case .usage: self = .usage
+    case .noInput: self = .noInput
+    case .badInput: self = .badInput
+    case .cannotWrite: self = .cannotWrite
+    case .failed: self = .failure
     }
   }
 

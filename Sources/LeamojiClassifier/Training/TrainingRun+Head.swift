@@ -1,0 +1,129 @@
+import FoundationEssentials
+import LeamojiCore
+
+/// `train --backbone` (and `--init` on a model made that way): features once, a head in
+/// seconds, one model file with backbone and head.
+extension Run {
+  /// Trains a head on the features of `backboneFile` (a pretrained network such as
+  /// EfficientNet-Lite0), or, with `base`, on the backbone of that model, starting from its
+  /// head when the labels are the same.
+  func head(backboneFile: String?, base: BaseModel?) throws(TrainingError) -> TrainingOutcome {
+    let backbone: Classifier
+    let backboneRecord: String
+    // The SHA-256 of the file whose layers compute the features: the pretrained backbone, or
+    // the --init model (its layers before the cut may have been fine-tuned: not the backbone's).
+    let featureSource: String
+    var initialHead: HeadTraining.Parts? = nil
+    var hiddenUnits = plan.hidden
+    var emoji = Classifier.emojiEntry(adding: plan.emoji)
+    if let base, let parts = HeadTraining.split(base.classifier) {
+      backbone = parts.backbone
+      backboneRecord = base.classifier.card.training?.backbone ?? base.record
+      featureSource = base.sha256
+      hiddenUnits = parts.hidden
+      emoji = parts.emoji.merging(plan.emoji) { _, new in new }
+      if try scanLabels(plan.trainingData).sorted() == base.classifier.labelNames.sorted() {
+        initialHead = parts
+      }
+    } else {
+      let file = backboneFile ?? ""
+      let model = try BaseModel(path: file, name: file)
+      guard model.classifier.isBackbone else {
+        throw TrainingError(
+          .badInput,
+          "\(file): not a pretrained backbone (a MobileNet-style network ending in a linear layer, such as Models/efficientnet-lite0.safetensors)"
+        )
+      }
+      backbone = model.classifier
+      backboneRecord = model.record
+      featureSource = model.sha256
+    }
+    let cut: HeadTraining.Cut
+    do {
+      cut = try HeadTraining.cut(backbone, fineTune: plan.fineTune)
+    } catch {
+      throw TrainingError(.usage, "\(backboneFile ?? base?.name ?? ""): \(error)")
+    }
+    let cache = plan.featureCacheFor(sha256: featureSource, suffix: cut.cacheSuffix)
+    // The base model's label order when its head is kept, else the folder's.
+    let order = initialHead == nil ? nil : base?.classifier.labelNames
+    let all = try loadFeatures(
+      plan.trainingData, backbone: cut.extractor, labels: order, cache: cache)
+    var training = all
+    var held: FeatureSet? = nil
+    if let validation = plan.validation {
+      held = try loadFeatures(
+        validation, backbone: cut.extractor, labels: all.labelNames, cache: cache)
+    } else if plan.validationSplit > 0 {
+      (training, held) = Trainer.split(
+        all, validationFraction: plan.validationSplit, seed: options.seed)
+      if held?.count == 0 { held = nil }
+    }
+    events(
+      .started(
+        TrainingStart(
+          trainingImages: training.count, validationImages: held?.count ?? 0,
+          labels: all.labelNames, fineTuning: nil,
+          backbone: String(backboneRecord.split(separator: " ")[0]))))
+    let events = self.events
+    let epochs = options.epochs
+    let result: TrainingResult
+    do {
+      result = try HeadTraining.train(
+        training: training, validation: held, cut: cut, hidden: hiddenUnits,
+        options: options, emoji: emoji, initialHead: initialHead,
+        onEpoch: { events(.epoch($0, epochs: epochs)) })
+    } catch {
+      throw TrainingError(.failed, "training failed: \(error)")
+    }
+    events(.kept(epoch: result.bestEpoch, validated: held != nil))
+    var withBackbone = trainingRecord(result, initFrom: base?.record)
+    withBackbone.backbone = backboneRecord
+    withBackbone.hiddenUnits = hiddenUnits
+    if plan.fineTune > 0 { withBackbone.fineTunedLayers = plan.fineTune }
+    var validationMatrix: ConfusionMatrix? = nil
+    if let held, plan.test == nil {
+      do {
+        validationMatrix = try HeadTraining.confusionMatrix(
+          of: result.classifier, cut: cut, hidden: hiddenUnits, on: held,
+          threads: options.threads)
+      } catch {
+        throw TrainingError(.failed, "\(error)")
+      }
+    }
+    return try finish(
+      result, trainingData: ModelCard.TrainingData(features: all, root: plan.trainingData),
+      record: withBackbone, held: validationMatrix)
+  }
+
+  /// The features of a labelled folder, reporting progress and skipped files.
+  func loadFeatures(
+    _ path: String, backbone: Classifier, labels: [String]?, cache: FeatureCache?
+  ) throws(TrainingError) -> FeatureSet {
+    let folder: LabelledFolder
+    do {
+      folder = try LabelledFolder(scanning: path, minimumLabels: labels == nil ? 2 : 1)
+    } catch {
+      throw TrainingError(error)
+    }
+    events(.readingStarted(.features, folder: path, total: folder.items.count))
+    let set: FeatureSet
+    let skipped: [ImageSet.Skipped]
+    do {
+      (set, skipped) = try FeatureSet.extract(
+        folder, labelNames: labels, backbone: backbone, cache: cache,
+        flip: options.augment.contains(.flip), threads: options.threads, decode: plan.decode,
+        progress: { done, _ in events(.reading(.features, folder: path, done: done)) })
+    } catch {
+      throw TrainingError(.badInput, "\(path): \(error)")
+    }
+    events(.readingFinished(.features, folder: path))
+    if let first = skipped.first {
+      events(.skipped(folder: path, count: skipped.count, example: first.reason))
+    }
+    if set.count == 0 {
+      throw TrainingError(.badInput, "\(path): no image could be read")
+    }
+    return set
+  }
+}

@@ -1,0 +1,171 @@
+import FoundationEssentials
+import LeamojiCore
+
+/// One `TrainingPlan.run`: the plan, its event handler and the card's date.
+struct Run {
+  let plan: TrainingPlan
+  let events: TrainingEvents
+  let created: String
+
+  var options: TrainingOptions { plan.options }
+
+  /// Trains the whole CNN, afresh or from `base` (`--init`), and writes it.
+  func network(base: BaseModel?) throws(TrainingError) -> TrainingOutcome {
+    if let base {
+      let weighted = base.classifier.layersWithWeights
+      guard options.freeze < weighted else {
+        throw TrainingError(
+          .usage,
+          "--freeze \(options.freeze): \(base.name) has \(weighted) layers with weights and the last one must train (use 0 to \(weighted - 1))"
+        )
+      }
+    }
+    let side = plan.inputSize ?? 64
+    let inputSize = base?.classifier.inputSize ?? PixelSize(width: side, height: side)
+    let blocks = options.capacity.widths.count
+    if base == nil, inputSize.width >> blocks < 1 {
+      throw TrainingError(
+        .usage,
+        "--input-size \(inputSize.width) is too small for \(blocks) blocks (each halves it)")
+    }
+    // Fine-tuning on the base model's labels keeps its head: read the folders in its order.
+    var order: [String]? = nil
+    if let base {
+      let names = try scanLabels(plan.trainingData)
+      if Set(names) == Set(base.classifier.labelNames) { order = base.classifier.labelNames }
+    }
+    let all = try loadFolder(plan.trainingData, size: inputSize, labels: order, minimumLabels: 2)
+    var training = all
+    var held: ImageSet? = nil
+    if let validation = plan.validation {
+      held = try loadFolder(validation, size: inputSize, labels: all.labelNames, minimumLabels: 1)
+    } else if plan.validationSplit > 0 {
+      (training, held) = Trainer.split(
+        all, validationFraction: plan.validationSplit, seed: options.seed)
+      if held?.count == 0 { held = nil }
+    }
+    events(
+      .started(
+        TrainingStart(
+          trainingImages: training.count, validationImages: held?.count ?? 0,
+          labels: all.labelNames,
+          fineTuning: base.map { String($0.record.split(separator: " ")[0]) }, backbone: nil)))
+    let events = self.events
+    let epochs = options.epochs
+    var currentEpoch = 1
+    let result: TrainingResult
+    do {
+      result = try Trainer.train(
+        training: training, validation: held, options: options, customEmoji: plan.emoji,
+        initial: base?.classifier,
+        onBatch: { done, total in
+          events(.batch(epoch: currentEpoch, epochs: epochs, done: done, total: total))
+        },
+        onEpoch: { report in
+          currentEpoch = report.epoch + 1
+          events(.epoch(report, epochs: epochs))
+        })
+    } catch {
+      throw TrainingError(.failed, "training failed: \(error)")
+    }
+    events(.kept(epoch: result.bestEpoch, validated: held != nil))
+    var record = trainingRecord(result, initFrom: base?.record)
+    record.frozenLayers = base == nil ? nil : options.freeze
+    // Without a test folder the per-label scores are the validation images'.
+    var validationMatrix: ConfusionMatrix? = nil
+    if let held, plan.test == nil {
+      do {
+        validationMatrix = try Evaluation.confusionMatrix(
+          of: result.classifier, on: held, threads: options.threads
+        ).matrix
+      } catch {
+        throw TrainingError(.failed, "\(error)")
+      }
+    }
+    return try finish(
+      result, trainingData: ModelCard.TrainingData(images: all, root: plan.trainingData),
+      record: record, held: validationMatrix)
+  }
+
+  /// The card's record of a finished run (the kind of training adds its own fields).
+  func trainingRecord(_ result: TrainingResult, initFrom: String?) -> ModelCard.TrainingRecord {
+    ModelCard.TrainingRecord(
+      epochs: options.epochs, bestEpoch: result.bestEpoch, seed: options.seed,
+      batchSize: options.batchSize, learningRate: options.learningRate,
+      augmentations: options.augment.list, initFrom: initFrom)
+  }
+
+  /// Scores the kept model on the test folder (else keeps the validation matrix `held`) and
+  /// writes it with its model card.
+  func finish(
+    _ result: TrainingResult, trainingData data: ModelCard.TrainingData,
+    record: ModelCard.TrainingRecord, held: ConfusionMatrix?
+  ) throws(TrainingError) -> TrainingOutcome {
+    var testAccuracy: Double? = nil
+    var scored: (name: String, matrix: ConfusionMatrix)? = held.map { ("validation", $0) }
+    if let test = plan.test {
+      let testImages = try loadFolder(
+        test, size: result.classifier.inputSize, labels: result.classifier.labelNames,
+        minimumLabels: 1)
+      let matrix: ConfusionMatrix
+      do {
+        matrix = try Evaluation.confusionMatrix(
+          of: result.classifier, on: testImages, threads: options.threads
+        ).matrix
+      } catch {
+        throw TrainingError(.failed, "\(error)")
+      }
+      testAccuracy = matrix.accuracy
+      scored = ("test", matrix)
+      events(.tested(matrix, images: testImages.count))
+    }
+    let best = result.bestReport
+    let text = plan.card
+    let card = ModelCard(
+      author: text.author, description: text.description, license: text.license,
+      modelVersion: text.modelVersion, created: created, trainingData: data, training: record,
+      accuracy: ModelCard.Accuracy(
+        training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy),
+      evaluation: text.evaluation, scaryThreshold: text.scaryThreshold)
+    let classifier = result.classifier.with(card: card)
+    do {
+      try DurableFile(plan.output).write(classifier.encoded())
+    } catch {
+      throw TrainingError(error)
+    }
+    return TrainingOutcome(
+      output: plan.output, classifier: classifier, keptEpoch: result.bestEpoch, card: card,
+      scoredOn: scored?.name, score: scored?.matrix)
+  }
+
+  /// The label names of a labelled folder (its subfolders), without reading any image.
+  func scanLabels(_ path: String) throws(TrainingError) -> [String] {
+    do {
+      return try LabelledFolder(scanning: path, minimumLabels: 1).labels
+    } catch {
+      throw TrainingError(error)
+    }
+  }
+
+  /// Scans and decodes a labelled folder, reporting progress and skipped files.
+  func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int)
+    throws(TrainingError) -> ImageSet
+  {
+    do {
+      let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
+      let events = self.events
+      events(.readingStarted(.images, folder: path, total: folder.items.count))
+      let (images, skipped) = try ImageSet.load(
+        folder, size: size, labelNames: labels, threads: plan.decodingThreads,
+        decode: plan.decode,
+        progress: { events(.reading(.images, folder: path, done: $0)) })
+      events(.readingFinished(.images, folder: path))
+      if let first = skipped.first {
+        events(.skipped(folder: path, count: skipped.count, example: first.reason))
+      }
+      return images
+    } catch {
+      throw TrainingError(error)
+    }
+  }
+}
