@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
@@ -132,34 +131,27 @@ struct Analyze: ParsableCommand {
         "\(videos[index]): its id is taken by another video in this batch; stored as '\(id)'")
     }
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
-    let next = Locked(0)
     let failures = Locked<[CommandFailure]>([])
     let output = Locked(())
-    DispatchQueue.concurrentPerform(iterations: min(jobs, videos.count)) { _ in
-      while let index = next.withValue({ n -> Int? in
-        guard n < videos.count else { return nil }
-        n += 1
-        return n - 1
-      }) {
-        let path = videos[index]
-        do throws(LeamojiError) {
-          let stored = try plan.analyze(path: path, id: ids[index]) { done, total in
-            progress.update(ids[index], done: done, total: total)
-          }
-          progress.remove(ids[index])
-          output.withValue { _ in
-            progress.clear()
-            report(stored, path: path)
-          }
-        } catch {
-          progress.remove(ids[index])
-          let failure = CommandFailure(error)
-          output.withValue { _ in
-            progress.clear()
-            Console.error(failure.message)
-          }
-          failures.withValue { $0.append(failure) }
+    JobPool.run(videos.count, workers: jobs) { index in
+      let path = videos[index]
+      do throws(LeamojiError) {
+        let stored = try plan.analyze(path: path, id: ids[index]) { done, total in
+          progress.update(ids[index], done: done, total: total)
         }
+        progress.remove(ids[index])
+        output.withValue { _ in
+          progress.clear()
+          report(stored, path: path)
+        }
+      } catch {
+        progress.remove(ids[index])
+        let failure = CommandFailure(error)
+        output.withValue { _ in
+          progress.clear()
+          Console.error(failure.message)
+        }
+        failures.withValue { $0.append(failure) }
       }
     }
     progress.clear()

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiCore
@@ -147,7 +146,7 @@ struct Scenes: ParsableCommand {
         let jobs = scenes + photos
         let progress = ProgressBar(label: split.folderName, total: jobs.count)
         let failure = Locked<String?>(nil)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+        JobPool.run(jobs.count) { i in
           let job = jobs[i]
           let path = PathText.appending(job.name, to: PathText.appending(job.folder, to: root))
           do {
@@ -254,7 +253,7 @@ struct Scenes: ParsableCommand {
         let count = min(batch, clip.frameCount - start)
         let frames = Locked([RGBImage?](repeating: nil, count: count))
         let first = start
-        DispatchQueue.concurrentPerform(iterations: count) { i in
+        JobPool.run(count) { i in
           let image = clip.frame(at: first + i)
           frames.withValue { $0[i] = image }
         }
