@@ -103,10 +103,12 @@ public struct AnalysisPlan: Sendable {
   public let options: Options
 
   /// A plan that merges into the timeline file at `output`, creating its folder if needed.
+  /// `idsInFile` are the file's entry ids when the caller has just read it (`play` looks the
+  /// video up first), so that it is not read again; nil reads them here.
   /// - Throws: `LeamojiError` when the folder cannot be made or the existing file is malformed
   ///   (checked before any work, and never overwritten).
   public init(
-    model: LoadedModel, output: String, options: Options
+    model: LoadedModel, output: String, options: Options, idsInFile: [String]? = nil
   ) throws(LeamojiError) {
     self.classifier = model.classifier
     self.modelInfo = model.info
@@ -120,8 +122,12 @@ public struct AnalysisPlan: Sendable {
     self.encoder = encoder
     self.batching = VideoAnalysis.Batching(classifier: classifier, threads: options.threads)
     try Self.createFolder(folder, for: output)
+    if let idsInFile {
+      self.idsInFile = idsInFile
+      return
+    }
     do {
-      idsInFile = try store.ids()
+      self.idsInFile = try store.ids()
     } catch {
       throw LeamojiError.badInput(error.description)
     }

@@ -90,7 +90,8 @@ struct Play: ParsableCommand {
     let model = try modelOptions.load()
     var options = AnalysisPlan.Options()
     options.seekAhead = seekAhead ?? 5
-    let plan = try AnalysisPlan(model: model, output: data, options: options)
+    let plan = try AnalysisPlan(
+      model: model, output: data, options: options, idsInFile: movies.map(\.id))
     let progress = BatchProgress(enabled: Console.stderrIsTerminal)
     let stored = try plan.analyze(path: video, id: id) { done, total in
       progress.update(id, done: done, total: total)
