@@ -308,7 +308,8 @@ struct Train: ParsableCommand {
   }
 }
 
-/// Scans and decodes a labelled folder, warning about skipped files.
+/// Scans and decodes a labelled folder, warning about skipped files (`evaluate`'s; `train` reads
+/// its folders through `TrainingPlan`).
 func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int) throws
   -> ImageSet
 {
