@@ -68,7 +68,8 @@ test: test-deps lint
 # *LatencyTests, *GoalTests (a product goal on real work: accuracy, size for 1,000 films) and
 # BrowserTests (headless Chromium).
 # So it runs the unit and golden tests, the help goldens and the quick command-line tests, in
-# about 80 s of CPU time after a build (54 s on 2 cores at load 3). `make test` runs everything.
+# about 80 s of CPU time after a build (48 s on 2 idle cores, 54 s at load 3). `make test` runs
+# everything.
 # (A test's id is Module.Suite/test()/File.swift:line: the `/` matches the suite's name only.)
 SLOW_TESTS := (Tmux|Kill|Timing|Latency|Goal|Browser)Tests/
 check: deps lint
