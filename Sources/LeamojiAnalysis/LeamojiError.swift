@@ -46,9 +46,6 @@ public enum LeamojiError: Error, CustomStringConvertible, Equatable, Sendable {
 
   /// A model file that is missing, unreadable or malformed.
   public init(_ error: ModelFileError) {
-    switch error.problem {
-    case .fileNotFound, .unreadable: self = .noInput(error.description)
-    default: self = .badInput(error.description)
-    }
+    self = error.isMissingInput ? .noInput(error.description) : .badInput(error.description)
   }
 }

@@ -87,6 +87,15 @@ public enum DatasetError: Error, Equatable, CustomStringConvertible, Sendable {
   case unknownLabel(path: String, label: String, known: [String])
   case noUsableImages(path: String)
 
+  /// Whether there is no folder to read (missing, a file, unreadable) rather than a folder that
+  /// is not a usable data set: front ends answer the two differently (no input, bad input).
+  public var isMissingInput: Bool {
+    switch self {
+    case .notFound, .notAFolder, .unreadable: true
+    default: false
+    }
+  }
+
   public var description: String {
     switch self {
     case .notFound(let path): return "\(path): no such folder"

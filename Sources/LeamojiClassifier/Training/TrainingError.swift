@@ -31,18 +31,12 @@ public struct TrainingError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// A labelled folder's problem: a missing or unreadable folder is no input, the rest bad input.
   init(_ error: DatasetError) {
-    switch error {
-    case .notFound, .notAFolder, .unreadable: self.init(.noInput, error.description)
-    default: self.init(.badInput, error.description)
-    }
+    self.init(error.isMissingInput ? .noInput : .badInput, error.description)
   }
 
   /// A model file that is missing, unreadable (no input) or malformed (bad input).
   init(_ error: ModelFileError) {
-    switch error.problem {
-    case .fileNotFound, .unreadable: self.init(.noInput, error.description)
-    default: self.init(.badInput, error.description)
-    }
+    self.init(error.isMissingInput ? .noInput : .badInput, error.description)
   }
 
   /// The model file could not be written.

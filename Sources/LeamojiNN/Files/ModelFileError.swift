@@ -12,6 +12,15 @@ public struct ModelFileError: Error, Equatable, Sendable, CustomStringConvertibl
     self.problem = problem
   }
 
+  /// Whether there is no file to read (missing or unreadable) rather than a file that is not a
+  /// usable model: front ends answer the two differently (no input, bad input).
+  public var isMissingInput: Bool {
+    switch problem {
+    case .fileNotFound, .unreadable: true
+    default: false
+    }
+  }
+
   /// Each distinct way a model file can be wrong.
   public enum Problem: Equatable, Sendable {
     /// No file at the path.

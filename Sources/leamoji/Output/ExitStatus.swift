@@ -105,9 +105,6 @@ extension ExitStatus {
   }
 
   init(_ error: DatasetError) {
-    switch error {
-    case .notFound, .notAFolder, .unreadable: self = .noInput
-    default: self = .badInput
-    }
+    self = error.isMissingInput ? .noInput : .badInput
   }
 }
