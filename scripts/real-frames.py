@@ -70,6 +70,13 @@ def wad_lumps(path):
     return lumps
 
 
+def enlarge(im):
+    """Pixel art as a game shows it up close: enlarged by a whole factor to about 240 px, each
+    pixel a block (nearest neighbour)."""
+    scale = max(1, 240 // max(im.width, im.height))
+    return im.resize((im.width * scale, im.height * scale), Image.NEAREST)
+
+
 def doom_picture(data, palette):
     """A Doom-format picture (columns of posts) as an RGBA image."""
     width, height = struct.unpack("<hh", data[:4])
@@ -85,8 +92,7 @@ def doom_picture(data, palette):
                 if 0 <= top + k < height:
                     px[x, top + k] = palette[data[pos + 3 + k]] + (255,)
             pos += length + 4
-    scale = max(1, 240 // max(width, height))
-    return im.resize((width * scale, height * scale), Image.NEAREST)
+    return enlarge(im)
 
 
 def wad_picture(path, lump):
@@ -123,8 +129,7 @@ def enlarge_sprite(im):
         if box:
             left, top, right, bottom = box
             im = im.crop((max(0, left - 2), max(0, top - 2), min(im.width, right + 2), min(im.height, bottom + 2)))
-    scale = max(1, 240 // max(im.width, im.height))
-    return im.resize((im.width * scale, im.height * scale), Image.NEAREST)
+    return enlarge(im)
 
 
 def convert(src, dst, ident, picture=None):
