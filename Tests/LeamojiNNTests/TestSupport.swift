@@ -60,6 +60,26 @@ enum TestSupport {
     ]
   }
 
+  /// Checks a network's parameter gradients `analytic` against central differences (step 2e-3)
+  /// of `loss`, which is given a copy of the network with one parameter tensor changed.
+  static func checkNetworkGradients(
+    _ network: Network, _ analytic: [Tensor], rel: Float, abs: Float,
+    loss: (Network) -> Double
+  ) {
+    for p in network.parameters.indices {
+      let numeric = numericGradient(of: network.parameters[p], eps: 2e-3) { value in
+        var changed = network
+        var all = changed.parameters
+        all[p] = value
+        try! changed.setParameters(all)
+        return loss(changed)
+      }
+      #expect(
+        worstError(analytic[p], numeric, rel: rel, abs: abs) <= 0,
+        "parameter \(network.parameterNames[p])")
+    }
+  }
+
   /// Checks ∂L/∂input and ∂L/∂parameters of `layer` at `x` against central finite differences,
   /// in float32 with a relative tolerance of 1e-3 (plus 1e-4 absolute, `worstError`). The scalar
   /// checked is `L = Σ r ⊙ layer(x)` for a random `r`.

@@ -88,17 +88,8 @@ struct EngineTests {
     let batch = TestSupport.random([3, 2, 6, 6], seed: 12)
     let labels = [2, 0, 1]
     let (_, analytic) = try network.gradients(batch, labels: labels, threads: 2)
-    for (index, parameter) in network.parameters.enumerated() {
-      let numeric = TestSupport.numericGradient(of: parameter, eps: 2e-3) { value in
-        var changed = network
-        var all = changed.parameters
-        all[index] = value
-        try! changed.setParameters(all)
-        return Double(try! changed.evaluate(batch, labels: labels, threads: 1).meanLoss)
-      }
-      #expect(
-        TestSupport.worstError(analytic[index], numeric, rel: 1e-2, abs: 1e-3) <= 0,
-        "parameter \(network.parameterNames[index])")
+    TestSupport.checkNetworkGradients(network, analytic, rel: 1e-2, abs: 1e-3) { changed in
+      Double(try! changed.evaluate(batch, labels: labels, threads: 1).meanLoss)
     }
   }
 

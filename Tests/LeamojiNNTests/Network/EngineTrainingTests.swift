@@ -81,18 +81,8 @@ struct EngineTrainingTests {
     let batch = TestSupport.random([4, 3, 8, 8], seed: 9)
     let labels = [0, 2, 1, 2]
     let (_, grads) = try network.gradients(batch, labels: labels, threads: 2, seed: 77)
-    for p in network.parameters.indices {
-      let numeric = TestSupport.numericGradient(of: network.parameters[p], eps: 2e-3) { v in
-        var changed = network
-        var all = changed.parameters
-        all[p] = v
-        try! changed.setParameters(all)
-        return Double(
-          try! changed.gradients(batch, labels: labels, threads: 2, seed: 77).result.meanLoss)
-      }
-      #expect(
-        TestSupport.worstError(grads[p], numeric, rel: 2e-2, abs: 2e-3) <= 0,
-        Comment(rawValue: network.parameterNames[p]))
+    TestSupport.checkNetworkGradients(network, grads, rel: 2e-2, abs: 2e-3) { changed in
+      Double(try! changed.gradients(batch, labels: labels, threads: 2, seed: 77).result.meanLoss)
     }
   }
 
