@@ -200,9 +200,10 @@ extension Kernels {
           }
           let ox = vx * 8
           let dst = out + oy * ow + ox
-          // A row's last, partial vector is stored whole when the next row follows in this
-          // plane (its lanes there are written again, later, by that row).
-          if ox + 8 <= ow || oy + 1 < oh {
+          // A row's last, partial vector is stored whole when its 8 floats stay inside this
+          // channel's plane (the lanes past the row are written again, later, by the next
+          // rows); never past the plane, which belongs to the next channel or buffer.
+          if ox + 8 <= ow || oy * ow + ox + 8 <= oh * ow {
             dwStore(v, dst)
           } else {
             for lane in 0..<(ow - ox) { dst[lane] = v[lane] }
