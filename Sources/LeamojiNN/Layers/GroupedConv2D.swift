@@ -4,9 +4,10 @@ import LeamojiCore
 /// independent convolutions (depthwise when every group has one input and one output channel)
 /// and padding that may be TensorFlow's asymmetric "same".
 ///
-/// This per-sample form computes the definition directly (loops over taps, each tap's valid
-/// output range worked out once) and serves the layer-by-layer path, the gradient checks and
-/// fine-tuning; the network's engine runs the fast kernels (`Kernels.depthwise`, the GEMM).
+/// Its forward pass runs the kernels the network's engine runs (`Kernels.depthwise`, or im2col
+/// and the GEMM when there is one group), so fine-tuning sees the same bits as inference; only
+/// other group counts, which the engine does not take, and the backward pass loop over taps
+/// here (each tap's valid output range worked out once).
 public struct GroupedConv2D: Layer {
   /// Layer name; the parameters are `<name>.weight` and `<name>.bias`.
   public let name: String
@@ -104,6 +105,25 @@ public struct GroupedConv2D: Layer {
   public func forward(_ input: Tensor) -> Tensor {
     let g = geometry(input.shape)
     var out = Tensor(shape: [outChannels, g.outHeight, g.outWidth])
+    if isDepthwise && (stride == 1 || stride == 2) {
+      var scratch = [Float](repeating: 0, count: Kernels.depthwiseScratchCount(g))
+      Kernels.depthwise(
+        g, channels: 0..<inChannels, input: input.data, weight: weight.data, bias: bias.data,
+        output: &out.data, activation: .none, scratch: &scratch)
+      return out
+    }
+    if groups == 1 {
+      let depth = inChannels * kernel * kernel
+      var col = [Float](repeating: 0, count: depth * g.outArea)
+      var scratch = [Float](repeating: 0, count: Kernels.gemmInPlaceScratchCount(m: outChannels))
+      Kernels.im2col(g, rows: 0..<depth, input: input.data, col: &col)
+      Kernels.gemmPacked(
+        m: outChannels, n: g.outArea, k: depth, a: weight.data, aRowStride: depth, aColStride: 1,
+        b: col, bRowStride: g.outArea, bColStride: 1, c: &out.data, ldc: g.outArea,
+        start: .overwrite, bias: bias.data, relu: false, scratch: &scratch, activation: .none,
+        weightsInPlace: true)
+      return out
+    }
     let perIn = inChannels / groups
     let perOut = outChannels / groups
     for o in 0..<outChannels {
@@ -171,7 +191,9 @@ public struct ReLU6: Layer {
   public func outputShape(for s: [Int]) throws(LayerShapeError) -> [Int] { s }
 
   public func forward(_ input: Tensor) -> Tensor {
-    Tensor(shape: input.shape, data: input.data.map { min(max($0, 0), 6) })
+    var y = Tensor(shape: input.shape)
+    Kernels.relu6(input.data, &y.data, input.count)
+    return y
   }
 
   // ∂x = ∂y where 0 < y < 6, else 0 (PyTorch's choice at the two corners).

@@ -47,7 +47,7 @@ public struct Residual: Layer {
 
   public func forward(_ input: Tensor) -> Tensor {
     var y = activations(input).last!
-    for i in y.data.indices { y.data[i] += input.data[i] }
+    Kernels.add(input.data, into: &y.data, y.count)
     return y
   }
 

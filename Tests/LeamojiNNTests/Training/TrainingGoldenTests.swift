@@ -50,12 +50,14 @@ struct TrainingGoldenTests {
     #expect(hash == "4e1275cbf4b0c1b3c68a2646169d2b0a07bc8064a92edbde98d75853de052109")
   }
 
-  /// A MobileNet-style network (stem, depthwise, residual blocks, ReLU6).
+  /// A MobileNet-style network (stem, depthwise, residual blocks, ReLU6). Recorded again when
+  /// the depthwise and stem convolutions' forward pass moved onto the engine's kernels (the
+  /// same sums in another order: the last bits of the activations changed, not the maths).
   @Test(arguments: [1, 2, 4])
   func backboneStyle(threads: Int) throws {
     let network = try MobileEngineTests.network(size: 23)
     let hash = try Self.trained(network, steps: 2, batch: 5, threads: threads)
-    #expect(hash == "e7da94d5fa6ab6071f63495e1e5c1753445e2da8deab48e210fbfb841c788539")
+    #expect(hash == "01c5bc3f6748514daaa642eeecde47319c4d63196bc537e50c6d27f85666ad5f")
   }
 
   /// Batch norms and dropout (running statistics and dropout masks included).
