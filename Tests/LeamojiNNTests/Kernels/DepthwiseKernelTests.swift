@@ -36,7 +36,8 @@ struct DepthwiseKernelTests {
             for kx in 0..<kernel {
               let (iy, ix) = (oy * stride - g.top + ky, ox * stride - g.left + kx)
               guard iy >= 0, iy < size, ix >= 0, ix < size else { continue }
-              sum += conv.weight.data[(c * kernel + ky) * kernel + kx]
+              sum +=
+                conv.weight.data[(c * kernel + ky) * kernel + kx]
                 * x.data[(c * size + iy) * size + ix]
             }
           }
