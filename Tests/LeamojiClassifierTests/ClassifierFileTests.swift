@@ -116,13 +116,16 @@ struct ClassifierFileTests {
     #expect(classifier.network.parameterCount == 4_631_000)
     #expect(classifier.network.specs.map { $0.requiredVersion }.max() == 3)
     let again = classifier.encoded()
+    // Compared whole first: searching 18 MB byte by byte takes seconds in a debug build, so
+    // the first difference is looked for only when there is one.
+    guard again != bytes else { return }
     let first = zip(again, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     let context = first.map {
       String(decoding: again[max(0, $0 - 60)..<min(again.count, $0 + 60)], as: UTF8.self)
     }
-    #expect(
-      again.count == bytes.count && first == nil,
-      "first difference at \(first ?? -1): \(context ?? "")")
+    Issue.record(
+      "\(again.count) bytes written for \(bytes.count) read; first difference at \(first ?? -1): \(context ?? "")"
+    )
   }
 
   @Test(
