@@ -6,24 +6,12 @@ import Testing
   import Glibc
 #endif
 
-/// Small test videos for analyze, made once per run.
+/// The small test video analyze's tests copy (made once per run by `FFmpegFixtures`).
 enum AnalyzeFixtures {
-  static let folder: Result<URL, HarnessError> = {
-    do {
-      let root = try ScratchFolder.url("analyze-fixtures")
-      try FFmpegFixtures.makeVideo(
-        at: root.appendingPathComponent("clip.mp4"), seconds: 4, size: "96x54")
-      return .success(root)
-    } catch {
-      return .failure(HarnessError("\(error)"))
-    }
-  }()
-
-  /// A copy of the small clip under `name` in `folder`.
+  /// A copy of the 4-second 96x54 clip under `name` in `folder`.
   static func clip(named name: String, in folder: URL) throws -> URL {
     let url = folder.appendingPathComponent(name)
-    try FileManager.default.copyItem(
-      at: try self.folder.get().appendingPathComponent("clip.mp4"), to: url)
+    try FFmpegFixtures.makeVideo(at: url, seconds: 4, size: "96x54")
     return url
   }
 }

@@ -56,7 +56,7 @@ enum HelpText {
       ?? false
   }
 
-  struct Rendered {
+  struct Rendered: Sendable {
     let status: Int32
     /// Standard output, exactly as written.
     let bytes: Data
@@ -72,10 +72,13 @@ enum HelpText {
     return Rendered(status: run.status, bytes: run.stdoutData, stderr: run.stderr)
   }
 
-  /// `leamoji <command> --help`.
+  /// `leamoji <command> --help`, run once per test run: the golden, listing, option and prose
+  /// tests (and the example tests) each read every text, and it is the same text each time.
   static func help(_ command: HelpCommand) throws -> Rendered {
-    try render(command.words + ["--help"])
+    try rendered.value(command) { try render(command.words + ["--help"]) }
   }
+
+  private static let rendered = OncePerRun<HelpCommand, Rendered>()
 
   /// The names listed under SUBCOMMANDS: in a help text.
   static func subcommands(in help: String) -> [String] {

@@ -17,24 +17,13 @@ enum Hostile {
   static let fileName = "ev\u{1B}[31mil\nname\u{9B}2J\u{202E}4pm.mp4"
   static let fileNameShown = "ev?[31mil?name?2J?4pm.mp4"
 
-  /// A 3-second clip with `title` and `description` as its title and comment metadata, made once.
-  static let video: Result<URL, HarnessError> = {
-    do {
-      let root = try ScratchFolder.url("hostile-fixture")
-      let url = root.appendingPathComponent("hostile.mp4")
-      try FFmpegFixtures.makeVideo(
-        at: url, seconds: 3, size: "96x54",
-        extra: ["-metadata", "title=\(title)", "-metadata", "comment=\(description)"])
-      return .success(url)
-    } catch {
-      return .failure(HarnessError("\(error)"))
-    }
-  }()
-
-  /// A copy of the hostile clip named `name` in `folder`.
+  /// A copy named `name` in `folder` of a 3-second clip with `title` and `description` as its
+  /// title and comment metadata (made once per run by `FFmpegFixtures`).
   static func clip(named name: String, in folder: URL) throws -> URL {
     let url = folder.appendingPathComponent(name)
-    try FileManager.default.copyItem(at: try video.get(), to: url)
+    try FFmpegFixtures.makeVideo(
+      at: url, seconds: 3, size: "96x54",
+      extra: ["-metadata", "title=\(title)", "-metadata", "comment=\(description)"])
     return url
   }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Test videos and stills made with the ffmpeg command-line tool, for one test or a few.
 public enum FFmpegFixtures {
   /// Runs `ffmpeg -v error -nostdin -y <arguments>`; throws when it cannot start or fails.
@@ -12,17 +16,58 @@ public enum FFmpegFixtures {
     }
   }
 
-  /// A small test video (ffmpeg's `testsrc2` pattern, H.264), `seconds` long, at `url`.
+  /// A small test video (ffmpeg's `testsrc2` pattern, H.264), `seconds` long, at `url`: a copy
+  /// of the one made for these parameters once per test run (`video`).
   public static func makeVideo(
     at url: URL, seconds: Int, size: String = "160x90", rate: Int = 25, extra: [String] = []
   ) throws {
+    let made = try video(seconds: seconds, size: size, rate: rate, extra: extra)
     do {
-      try run(
-        ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t", "\(seconds)"] + extra
-          + ["-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+      try FileManager.default.copyItem(at: made, to: url)
     } catch {
-      throw HarnessError("ffmpeg could not make \(url.lastPathComponent): \(error)")
+      throw HarnessError("could not copy \(made.path) to \(url.path): \(error)")
     }
+  }
+
+  /// The test video for these parameters, made on first use in a folder shared by the whole
+  /// test run (removed when the run ends). Read it; a test that changes, renames or names the
+  /// file itself takes a copy (`makeVideo`).
+  public static func video(
+    seconds: Int, size: String = "160x90", rate: Int = 25, extra: [String] = []
+  ) throws -> URL {
+    let key = VideoKey(seconds: seconds, size: size, rate: rate, extra: extra)
+    return try videos.value(key) {
+      let url = try videoFolder.get().appendingPathComponent(
+        "\(UUID().uuidString.prefix(8))-\(seconds)s-\(size).mp4")
+      do {
+        try run(
+          ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-t", "\(seconds)"] + extra
+            + ["-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+      } catch {
+        throw HarnessError("ffmpeg could not make a \(seconds) s \(size) test video: \(error)")
+      }
+      return url
+    }
+  }
+
+  /// What makes one test video.
+  private struct VideoKey: Hashable, Sendable {
+    let seconds: Int
+    let size: String
+    let rate: Int
+    let extra: [String]
+  }
+
+  private static let videos = OncePerRun<VideoKey, URL>()
+
+  /// The run's folder of test videos, removed at exit.
+  private static let videoFolder: Result<URL, any Error> = Result {
+    let url = try ScratchFolder.url("ffmpeg-fixtures")
+    videoFolderForCleanup = url.path
+    atexit {
+      if let path = videoFolderForCleanup { try? FileManager.default.removeItem(atPath: path) }
+    }
+    return url
   }
 
   /// Width and height of a PNG, read from its header.
@@ -35,3 +80,6 @@ public enum FFmpegFixtures {
     return (be32(16), be32(20))
   }
 }
+
+/// Read by the `atexit` handler, which cannot capture context.
+nonisolated(unsafe) private var videoFolderForCleanup: String?
