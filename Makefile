@@ -65,13 +65,14 @@ test: test-deps lint
 # The fast tier, for a developer's edit-build-test loop: lint, then every test but the slow
 # suites, which are named by what makes them slow: *TmuxTests (leamoji in a tmux terminal),
 # *KillTests (kill storms and signals), *TimingTests (wall-clock bounds, memory peaks),
-# *LatencyTests, *GoalTests (a product goal on real work: accuracy, size for 1,000 films) and
-# BrowserTests (headless Chromium).
+# *LatencyTests, *GoalTests (a product goal on real work: accuracy, size for 1,000 films),
+# BrowserTests (headless Chromium) and *RecipeTests (a documented recipe run end to end with the
+# outside tools it names: GNU parallel over the sample videos, make install).
 # So it runs the unit and golden tests, the help goldens and the quick command-line tests, in
 # about 80 s of CPU time after a build (48 s on 2 idle cores, 54 s at load 3). `make test` runs
 # everything.
 # (A test's id is Module.Suite/test()/File.swift:line: the `/` matches the suite's name only.)
-SLOW_TESTS := (Tmux|Kill|Timing|Latency|Goal|Browser)Tests/
+SLOW_TESTS := (Tmux|Kill|Timing|Latency|Goal|Browser|Recipe)Tests/
 check: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(SLOW_TESTS)'
