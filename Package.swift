@@ -3,7 +3,9 @@ import PackageDescription
 
 // The network's kernels run about 20 times slower unoptimised, and the test suite runs the real
 // network in thousands of leamoji processes; they are compiled with -O in debug builds too, as is
-// Core's SHA-256, which every process runs over the whole model file (13 MB for the default).
+// Core's SHA-256, which every process runs over the whole model file (13 MB for the default), the
+// classifier's per-pixel input rendering (every image it classifies or trains on) and the scene
+// generator (the tests draw hundreds of scenes): together they were a quarter of the fast tests.
 let optimisedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 // LeamojiNN is also compiled whole-module in debug builds, so its kernels inline helpers from
 // other files of the module (GEMM's packing and register tiles) as a release build does;
@@ -60,7 +62,9 @@ let package = Package(
       swiftSettings: kernelsOptimisedEvenInDebug + kernelTarget),
     // The emotion classifier around the network: labelled image folders, augmentation, the
     // training loop, evaluation. Receives image decoding as a function; never touches FFmpeg.
-    .target(name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"]),
+    .target(
+      name: "LeamojiClassifier", dependencies: ["LeamojiNN", "LeamojiCore"],
+      swiftSettings: optimisedEvenInDebug),
     // Markers from per-second scores, the MovieData.json document and its locked store, and
     // subtitles. Pure Swift: no FFmpeg, no terminal (Core for durable file writes and locks).
     .target(name: "LeamojiTimeline", dependencies: ["LeamojiCore"]),
@@ -73,7 +77,8 @@ let package = Package(
       name: "LeamojiReport", dependencies: ["LeamojiCore", "LeamojiTimeline"]),
     // The deterministic generator of mood scenes (happy / neutral / scary lighting) used to make
     // the default training data and the sample videos. Pure Swift.
-    .target(name: "LeamojiScenes", dependencies: ["LeamojiCore"]),
+    .target(
+      name: "LeamojiScenes", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
     // Analysing a video, for any front end: sampling, batched classification, markers, poster,
     // store update; also exporting frames and scene stills, reading images and models. Its
     // errors are one `LeamojiError` enum of four kinds of problem, which the two libraries below
