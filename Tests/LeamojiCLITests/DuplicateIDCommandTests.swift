@@ -40,9 +40,11 @@ struct DuplicateIDCommandTests {
     let original = Data(Self.file.utf8)
     let twins = try Self.entries("twin", in: original)
     #expect(twins.count == 2)
+    // What is in the video does not matter here: the 4-second clip, not a 30-second sample.
+    let clip = try AnalyzeFixtures.clip(named: "clip.mp4", in: work).path
 
     // analyze into the file: a shared id is refused before the work (no poster), file as it was.
-    let refused = try CLI.leamoji(["analyze", AppFiles.sample, "--id", "twin"], in: work)
+    let refused = try CLI.leamoji(["analyze", clip, "--id", "twin"], in: work)
     #expect(refused.status == 65)
     #expect(
       refused.stderrLines == [
@@ -53,7 +55,7 @@ struct DuplicateIDCommandTests {
 
     // analyze into the app's entry: the twins stay key for key, in their order.
     let analyze = try CLI.leamoji(
-      ["analyze", AppFiles.sample, "--id", "AliceInWonderland"], in: work)
+      ["analyze", clip, "--id", "AliceInWonderland"], in: work)
     try #require(analyze.status == 0, "\(analyze.stderr)")
     var stored = try Data(contentsOf: data)
     #expect(try Self.entries("twin", in: stored) == twins)
@@ -66,7 +68,7 @@ struct DuplicateIDCommandTests {
     try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
     let fragment = parts.appendingPathComponent("c.json")
     let made = try CLI.leamoji(
-      ["analyze", AppFiles.sample, "--id", "c", "--output", fragment.path, "--no-poster"])
+      ["analyze", clip, "--id", "c", "--output", fragment.path, "--no-poster"])
     try #require(made.status == 0, "\(made.stderr)")
     let merge = try CLI.leamoji(["merge", fragment.path], in: work)
     #expect(merge.status == 0, "\(merge.stderr)")

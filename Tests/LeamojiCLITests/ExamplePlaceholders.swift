@@ -28,7 +28,7 @@ import LeamojiTestSupport
 /// | `frames` | the 24 frames of night-walk, `000000.png` … `000023.png` |
 /// | `frames/000042.png` | one frame of night-walk (second 10, scary) under that name |
 /// | `my-model.safetensors` | a copy of the shipped `Models/leamoji.safetensors` |
-/// | `MovieData.json`, `site/MovieData.json` | the three sample videos analysed with the shipped model |
+/// | `MovieData.json`, `site/MovieData.json` | the three sample videos analysed with the shipped model (the golden file `Fixtures/golden/sample-videos.MovieData.json`) |
 /// | `parts`, `a.json`, `b.json` | fragments: `parts/<sample>.part.json` with one sample video's entry each; `a.json` and `b.json` the first two of them |
 ///
 /// The frames are made once per test run with `leamoji frames --size 160x90` and sorted into the
@@ -193,15 +193,10 @@ enum ExampleAssets {
     return url
   }
 
-  static let timelineFile: Result<URL, any Error> = Result {
-    let url = folder.appendingPathComponent("timeline/MovieData.json")
-    let result = try CLI.leamoji(
-      ["analyze"] + sampleNames.map { sampleVideo($0).path } + [
-        "--output", url.path, "--no-poster", "--jobs", "2",
-      ], timeout: 120)
-    guard result.status == 0 else { throw HarnessError("leamoji analyze failed: \(result.stderr)") }
-    return url
-  }
+  /// The sample videos' timeline: the committed golden file, which the golden tests check is
+  /// exactly what `leamoji analyze SampleVideos/*.mp4 --frames --no-poster` writes (so no
+  /// example test analyses the three videos again to make it).
+  static let timelineFile: Result<URL, any Error> = .success(Repository.sampleCatalogue)
 
   /// `fragments/<sample>.part.json`: each sample video's entry of `timelineFile` alone.
   static let fragments: Result<URL, any Error> = Result {
