@@ -72,10 +72,12 @@ test: test-deps lint
 # about 80 s of CPU time after a build (48 s on 2 idle cores, 54 s at load 3). `make test` runs
 # everything.
 # (A test's id is Module.Suite/test()/File.swift:line: the `/` matches the suite's name only.)
+# The tests are all swift-testing tests: --disable-xctest spares the empty XCTest pass (about
+# 1.5 s of starting the test binary once more).
 SLOW_TESTS := (Tmux|Kill|Timing|Latency|Goal|Browser|Recipe)Tests/
 check: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(SLOW_TESTS)'
+	$(SWIFT) test --skip-build --disable-xctest --skip '$(SLOW_TESTS)'
 
 # The Debian 13 leg of CI (scripts/debian13-test.sh): builds leamoji and runs the whole
 # `make test` inside a Debian 13 system (FFmpeg 7.1) made with `debootstrap --variant=minbase
