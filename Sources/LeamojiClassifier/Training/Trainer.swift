@@ -192,26 +192,17 @@ public enum Trainer {
     return BatchResult(meanLoss: Float(loss / Double(n)), correct: correct, count: images.count)
   }
 
-  /// Splits `images` into training and validation parts: `fraction` of each label (at least
-  /// one image of a label with two or more) goes to validation, chosen by `seed`.
-  public static func split(_ images: ImageSet, validationFraction fraction: Double, seed: UInt64)
-    -> (training: ImageSet, validation: ImageSet)
-  {
+  /// Splits `samples` (images, or a backbone's features of them) into training and validation
+  /// parts: `fraction` of each label (at least one example of a label with two or more) goes to
+  /// validation, chosen by `seed`. Images and their features split alike for the same labels
+  /// and seed.
+  public static func split<Samples: LabelledSamples>(
+    _ samples: Samples, validationFraction fraction: Double, seed: UInt64
+  ) -> (training: Samples, validation: Samples) {
     let (training, validation) = splitIndices(
-      labels: images.labels, labelCount: images.labelNames.count, validationFraction: fraction,
+      labels: samples.labels, labelCount: samples.labelNames.count, validationFraction: fraction,
       seed: seed)
-    return (images.subset(training), images.subset(validation))
-  }
-
-  /// The same split of a feature set (`train --backbone`): the same images as `split` would
-  /// choose for the same labels and seed.
-  public static func split(_ set: FeatureSet, validationFraction fraction: Double, seed: UInt64)
-    -> (training: FeatureSet, validation: FeatureSet)
-  {
-    let (training, validation) = splitIndices(
-      labels: set.labels, labelCount: set.labelNames.count, validationFraction: fraction,
-      seed: seed)
-    return (set.subset(training), set.subset(validation))
+    return (samples.subset(training), samples.subset(validation))
   }
 
   /// Indices of the training and validation parts (each sorted).

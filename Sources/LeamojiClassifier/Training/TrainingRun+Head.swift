@@ -49,48 +49,27 @@ extension Run {
     let order = initialHead == nil ? nil : base?.classifier.labelNames
     let all = try loadFeatures(
       plan.trainingData, backbone: cut.extractor, labels: order, cache: cache)
-    var training = all
-    var held: FeatureSet? = nil
-    if let validation = plan.validation {
-      held = try loadFeatures(
-        validation, backbone: cut.extractor, labels: all.labelNames, cache: cache)
-    } else if plan.validationSplit > 0 {
-      (training, held) = Trainer.split(
-        all, validationFraction: plan.validationSplit, seed: options.seed)
-      if held?.count == 0 { held = nil }
-    }
-    events(
-      .started(
-        TrainingStart(
-          trainingImages: training.count, validationImages: held?.count ?? 0,
-          labels: all.labelNames, fineTuning: nil,
-          backbone: String(backboneRecord.split(separator: " ")[0]))))
     let events = self.events
     let epochs = options.epochs
-    let result: TrainingResult
-    do {
-      result = try HeadTraining.train(
-        training: training, validation: held, cut: cut, hidden: hiddenUnits,
-        options: options, emoji: emoji, initialHead: initialHead,
-        onEpoch: { events(.epoch($0, epochs: epochs)) })
-    } catch {
-      throw TrainingError(.failed, "training failed: \(error)")
-    }
-    events(.kept(epoch: result.bestEpoch, validated: held != nil))
+    let (result, validationMatrix) = try train(
+      all, fineTuning: nil, backbone: String(backboneRecord.split(separator: " ")[0]),
+      validationFolder: { path throws(TrainingError) in
+        try loadFeatures(path, backbone: cut.extractor, labels: all.labelNames, cache: cache)
+      },
+      loop: { training, held throws(ClassifierError) in
+        try HeadTraining.train(
+          training: training, validation: held, cut: cut, hidden: hiddenUnits,
+          options: options, emoji: emoji, initialHead: initialHead,
+          onEpoch: { events(.epoch($0, epochs: epochs)) })
+      },
+      score: { classifier, held throws(ClassifierError) in
+        try HeadTraining.confusionMatrix(
+          of: classifier, cut: cut, hidden: hiddenUnits, on: held, threads: options.threads)
+      })
     var withBackbone = trainingRecord(result, initFrom: base?.record)
     withBackbone.backbone = backboneRecord
     withBackbone.hiddenUnits = hiddenUnits
     if plan.fineTune > 0 { withBackbone.fineTunedLayers = plan.fineTune }
-    var validationMatrix: ConfusionMatrix? = nil
-    if let held, plan.test == nil {
-      do {
-        validationMatrix = try HeadTraining.confusionMatrix(
-          of: result.classifier, cut: cut, hidden: hiddenUnits, on: held,
-          threads: options.threads)
-      } catch {
-        throw TrainingError(.failed, "\(error)")
-      }
-    }
     return try finish(
       result, trainingData: ModelCard.TrainingData(features: all, root: plan.trainingData),
       record: withBackbone, held: validationMatrix)

@@ -35,10 +35,52 @@ struct Run {
       if Set(names) == Set(base.classifier.labelNames) { order = base.classifier.labelNames }
     }
     let all = try loadFolder(plan.trainingData, size: inputSize, labels: order, minimumLabels: 2)
+    let events = self.events
+    let epochs = options.epochs
+    var currentEpoch = 1
+    let (result, validationMatrix) = try train(
+      all, fineTuning: base.map { String($0.record.split(separator: " ")[0]) }, backbone: nil,
+      validationFolder: { path throws(TrainingError) in
+        try loadFolder(path, size: inputSize, labels: all.labelNames, minimumLabels: 1)
+      },
+      loop: { training, held throws(ClassifierError) in
+        try Trainer.train(
+          training: training, validation: held, options: options, customEmoji: plan.emoji,
+          initial: base?.classifier,
+          onBatch: { done, total in
+            events(.batch(epoch: currentEpoch, epochs: epochs, done: done, total: total))
+          },
+          onEpoch: { report in
+            currentEpoch = report.epoch + 1
+            events(.epoch(report, epochs: epochs))
+          })
+      },
+      score: { classifier, held throws(ClassifierError) in
+        try Evaluation.confusionMatrix(of: classifier, on: held, threads: options.threads).matrix
+      })
+    var record = trainingRecord(result, initFrom: base?.record)
+    record.frozenLayers = base == nil ? nil : options.freeze
+    return try finish(
+      result, trainingData: ModelCard.TrainingData(images: all, root: plan.trainingData),
+      record: record, held: validationMatrix)
+  }
+
+  /// What both kinds of training do around their loop. The held-out examples are the
+  /// `--validation` folder's (read by `load`), else `plan.validationSplit` of `all`, chosen by
+  /// the seed (none when that leaves none out); the start is reported, `loop` trains on the
+  /// training part and checks each epoch on the held-out one, a failure of it ends the run, and
+  /// the kept epoch is reported. Without a test folder `score` then gives the kept model's
+  /// confusion matrix on the held-out examples: the card's per-label scores.
+  func train<Samples: LabelledSamples>(
+    _ all: Samples, fineTuning: String?, backbone: String?,
+    validationFolder load: (String) throws(TrainingError) -> Samples,
+    loop: (_ training: Samples, _ held: Samples?) throws(ClassifierError) -> TrainingResult,
+    score: (Classifier, Samples) throws(ClassifierError) -> ConfusionMatrix
+  ) throws(TrainingError) -> (result: TrainingResult, validation: ConfusionMatrix?) {
     var training = all
-    var held: ImageSet? = nil
+    var held: Samples? = nil
     if let validation = plan.validation {
-      held = try loadFolder(validation, size: inputSize, labels: all.labelNames, minimumLabels: 1)
+      held = try load(validation)
     } else if plan.validationSplit > 0 {
       (training, held) = Trainer.split(
         all, validationFraction: plan.validationSplit, seed: options.seed)
@@ -48,43 +90,20 @@ struct Run {
       .started(
         TrainingStart(
           trainingImages: training.count, validationImages: held?.count ?? 0,
-          labels: all.labelNames,
-          fineTuning: base.map { String($0.record.split(separator: " ")[0]) }, backbone: nil)))
-    let events = self.events
-    let epochs = options.epochs
-    var currentEpoch = 1
+          labels: all.labelNames, fineTuning: fineTuning, backbone: backbone)))
     let result: TrainingResult
     do {
-      result = try Trainer.train(
-        training: training, validation: held, options: options, customEmoji: plan.emoji,
-        initial: base?.classifier,
-        onBatch: { done, total in
-          events(.batch(epoch: currentEpoch, epochs: epochs, done: done, total: total))
-        },
-        onEpoch: { report in
-          currentEpoch = report.epoch + 1
-          events(.epoch(report, epochs: epochs))
-        })
+      result = try loop(training, held)
     } catch {
       throw TrainingError(.failed, "training failed: \(error)")
     }
     events(.kept(epoch: result.bestEpoch, validated: held != nil))
-    var record = trainingRecord(result, initFrom: base?.record)
-    record.frozenLayers = base == nil ? nil : options.freeze
-    // Without a test folder the per-label scores are the validation images'.
-    var validationMatrix: ConfusionMatrix? = nil
-    if let held, plan.test == nil {
-      do {
-        validationMatrix = try Evaluation.confusionMatrix(
-          of: result.classifier, on: held, threads: options.threads
-        ).matrix
-      } catch {
-        throw TrainingError(.failed, "\(error)")
-      }
+    guard let held, plan.test == nil else { return (result, nil) }
+    do {
+      return (result, try score(result.classifier, held))
+    } catch {
+      throw TrainingError(.failed, "\(error)")
     }
-    return try finish(
-      result, trainingData: ModelCard.TrainingData(images: all, root: plan.trainingData),
-      record: record, held: validationMatrix)
   }
 
   /// The card's record of a finished run (the kind of training adds its own fields).
