@@ -6,8 +6,8 @@ import LeamojiVideo
 /// The one error type of the work libraries (analysis, `label` and `review`, `play`): one line
 /// naming the file and the problem, under the kind of problem it is. The modules below have
 /// their own errors (`MediaError`, `ModelFileError`, `DurableFileError`, `MovieDataError`, ...);
-/// each is turned into this once, where it crosses into these libraries, and a front end maps
-/// the four cases to its answers (the CLI to its exit statuses, in one place).
+/// each is turned into this once, where it crosses into these libraries, and a front end answers
+/// its `kind` (the CLI with its exit statuses, in one place).
 public enum LeamojiError: Error, CustomStringConvertible, Equatable, Sendable {
   /// An input file does not exist, is a folder, or cannot be read.
   case noInput(String)
@@ -28,6 +28,16 @@ public enum LeamojiError: Error, CustomStringConvertible, Equatable, Sendable {
   }
 
   public var description: String { message }
+
+  /// The kind of problem each case is.
+  public var kind: ProblemKind {
+    switch self {
+    case .noInput: .noInput
+    case .badInput: .badInput
+    case .cannotWrite: .cannotWrite
+    case .unexpected: .failed
+    }
+  }
 
   /// A video or image problem, by cause.
   public init(_ error: MediaError) {

@@ -112,23 +112,15 @@ enum SiteFiles {
 /// A problem making the report: one line naming the file, and what kind of problem it is
 /// (the command's exit status follows the kind).
 public struct ReportError: Error, CustomStringConvertible, Sendable {
-  /// What went wrong.
-  public enum Kind: Sendable, Equatable {
-    /// An input file is missing or unreadable.
-    case noInput
-    /// An input file is not usable (not a catalogue, ...).
-    case badInput
-    /// The site cannot be written where asked (or would overwrite what is not a report).
-    case cannotWrite
-  }
-
   /// The line to show: the file, then the problem.
   public let message: String
-  /// What kind of problem it is.
-  public let kind: Kind
+  /// What kind of problem it is: `noInput`, an input file is missing or unreadable;
+  /// `badInput`, an input file is not usable (not a catalogue, ...); `cannotWrite`, the site
+  /// cannot be written where asked (or would overwrite what is not a report).
+  public let kind: ProblemKind
 
   /// The problem `message` of kind `kind`.
-  public init(_ message: String, kind: Kind) {
+  public init(_ message: String, kind: ProblemKind) {
     self.message = message
     self.kind = kind
   }

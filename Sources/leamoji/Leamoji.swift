@@ -55,7 +55,7 @@ struct Leamoji: ParsableCommand {
       Glibc.exit(failure.status.rawValue)
     } catch let error as LeamojiError {
       Console.error(error.message)
-      Glibc.exit(ExitStatus(error).rawValue)
+      Glibc.exit(ExitStatus(error.kind).rawValue)
     } catch {
       // ArgumentParser's errors quote the arguments, and a file name from a glob may hold escape
       // sequences: errors go to stderr made safe line by line; help and --version go out as is.

@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 import LeamojiReport
 import LeamojiTestSupport
 import Testing

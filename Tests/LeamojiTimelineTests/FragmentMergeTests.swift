@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiCore
 import LeamojiTestSupport
 import Testing
 

@@ -87,12 +87,12 @@ public enum DatasetError: Error, Equatable, CustomStringConvertible, Sendable {
   case unknownLabel(path: String, label: String, known: [String])
   case noUsableImages(path: String)
 
-  /// Whether there is no folder to read (missing, a file, unreadable) rather than a folder that
-  /// is not a usable data set: front ends answer the two differently (no input, bad input).
-  public var isMissingInput: Bool {
+  /// No input when there is no folder to read (missing, a file, unreadable), bad input when
+  /// the folder is not a usable data set.
+  public var kind: ProblemKind {
     switch self {
-    case .notFound, .notAFolder, .unreadable: true
-    default: false
+    case .notFound, .notAFolder, .unreadable: .noInput
+    default: .badInput
     }
   }
 

@@ -3,16 +3,10 @@ import LeamojiCore
 
 /// Why `MovieStore.merge(fragments:)` stopped; the store is then left as it was.
 public struct FragmentMergeError: Error, CustomStringConvertible, Equatable, Sendable {
-  public enum Kind: Equatable, Sendable {
-    /// A fragment does not exist or cannot be read.
-    case noInput
-    /// A fragment (or the store) is malformed, or two fragments disagree about one id.
-    case badInput
-    /// The store could not be written.
-    case cannotWrite
-  }
-
-  public var kind: Kind
+  /// `noInput`: a fragment does not exist or cannot be read; `badInput`: a fragment (or the
+  /// store) is malformed, or two fragments disagree about one id; `cannotWrite`: the store
+  /// could not be written.
+  public var kind: ProblemKind
   /// One line naming the file and the problem.
   public var error: MovieDataError
 

@@ -32,7 +32,7 @@ struct CommandFailure: Error {
 
   /// The library's error with its exit status.
   init(_ error: LeamojiError) {
-    self.init(error.message, status: ExitStatus(error))
+    self.init(error.message, status: ExitStatus(error.kind))
   }
 
   init(_ error: DurableFileError) {
@@ -56,7 +56,7 @@ struct CommandFailure: Error {
 
   /// `train`'s data-set error with its exit status.
   init(_ error: DatasetError) {
-    self.init(error.description, status: ExitStatus(error))
+    self.init(error.description, status: ExitStatus(error.kind))
   }
 
   /// `train`'s error (`TrainingPlan`) with its exit status.
@@ -66,35 +66,9 @@ struct CommandFailure: Error {
 }
 
 /// The command line's one mapping from the libraries' errors to exit statuses: each library
-/// says what kind of problem it met (no input, bad input, cannot write), and the kind decides
-/// the status.
+/// error says what kind of problem it met (`ProblemKind`), and the kind decides the status.
 extension ExitStatus {
-  init(_ error: LeamojiError) {
-    switch error {
-    case .noInput: self = .noInput
-    case .badInput: self = .badInput
-    case .cannotWrite: self = .cannotWrite
-    case .unexpected: self = .failure
-    }
-  }
-
-  init(_ kind: FragmentMergeError.Kind) {
-    switch kind {
-    case .noInput: self = .noInput
-    case .badInput: self = .badInput
-    case .cannotWrite: self = .cannotWrite
-    }
-  }
-
-  init(_ kind: ReportError.Kind) {
-    switch kind {
-    case .noInput: self = .noInput
-    case .badInput: self = .badInput
-    case .cannotWrite: self = .cannotWrite
-    }
-  }
-
-  init(_ kind: TrainingError.Kind) {
+  init(_ kind: ProblemKind) {
     switch kind {
     case .usage: self = .usage
     case .noInput: self = .noInput
@@ -102,9 +76,5 @@ extension ExitStatus {
     case .cannotWrite: self = .cannotWrite
     case .failed: self = .failure
     }
-  }
-
-  init(_ error: DatasetError) {
-    self = error.isMissingInput ? .noInput : .badInput
   }
 }
