@@ -4,10 +4,10 @@ import Testing
 
 /// Generated data sets are shared by the tests in this file (making them takes a few seconds).
 enum SceneData {
-  /// A tiny generated data set (16x16 scenes) in a temporary folder.
+  /// A tiny generated data set (16x16 scenes) in a temporary folder, removed at exit.
   static let folder: Result<URL, HarnessError> = {
     do {
-      let root = try ScratchFolder.url("scenes")
+      let root = try ScratchFolder.removedAtExit("scenes")
       let made = try CLI.leamoji(
         [
           "scenes", "dataset", "--out", root.path, "--train-per-class", "24", "--test-per-class",

@@ -5,9 +5,9 @@ import Testing
 /// `leamoji scenes dataset --photos DIR`: photos mixed into the training half only.
 @Suite("scenes dataset --photos")
 struct ScenesPhotosTests {
-  /// A folder of two photos: PNG frames the generator itself wrote (any decodable image works).
-  func photoFolder() throws -> URL {
-    let root = try ScratchFolder.url("photos-src")
+  /// A folder of two photos in `root`: PNG frames the generator itself wrote (any decodable
+  /// image works).
+  func photoFolder(in root: URL) throws -> URL {
     let made = try CLI.leamoji([
       "scenes", "dataset", "--out", root.path, "--train-per-class", "1", "--test-per-class", "0",
       "--size", "96", "--set", "classic",
@@ -34,9 +34,13 @@ struct ScenesPhotosTests {
 
   @Test("plain photos go to training's Neutral only; blended scenes differ, testing does not")
   func mixes() throws {
-    let photos = try photoFolder()
+    let source = try ScratchFolder.url("photos-src")
     let plain = try ScratchFolder.url("photos-off")
     let mixed = try ScratchFolder.url("photos-on")
+    defer {
+      for folder in [source, plain, mixed] { try? FileManager.default.removeItem(at: folder) }
+    }
+    let photos = try photoFolder(in: source)
     let common = ["--train-per-class", "10", "--test-per-class", "4", "--size", "32"]
     let off = try CLI.leamoji(["scenes", "dataset", "--out", plain.path] + common)
     let on = try CLI.leamoji(
@@ -70,6 +74,9 @@ struct ScenesPhotosTests {
     let out = try ScratchFolder.url("photos-bad")
     let empty = try ScratchFolder.url("photos-empty")
     let broken = try ScratchFolder.url("photos-broken")
+    defer {
+      for folder in [out, empty, broken] { try? FileManager.default.removeItem(at: folder) }
+    }
     try Data("not a picture".utf8).write(to: broken.appendingPathComponent("x.png"))
     for (folder, status, text) in [
       ("/nonexistent/photos", Int32(66), "not a readable folder"),

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Test videos and stills made with the ffmpeg command-line tool, for one test or a few.
 public enum FFmpegFixtures {
   /// Runs `ffmpeg -v error -nostdin -y <arguments>`; throws when it cannot start or fails.
@@ -62,12 +58,7 @@ public enum FFmpegFixtures {
 
   /// The run's folder of test videos, removed at exit.
   private static let videoFolder: Result<URL, any Error> = Result {
-    let url = try ScratchFolder.url("ffmpeg-fixtures")
-    videoFolderForCleanup = url.path
-    atexit {
-      if let path = videoFolderForCleanup { try? FileManager.default.removeItem(atPath: path) }
-    }
-    return url
+    try ScratchFolder.removedAtExit("ffmpeg-fixtures")
   }
 
   /// Width and height of a PNG, read from its header.
@@ -80,6 +71,3 @@ public enum FFmpegFixtures {
     return (be32(16), be32(20))
   }
 }
-
-/// Read by the `atexit` handler, which cannot capture context.
-nonisolated(unsafe) private var videoFolderForCleanup: String?

@@ -22,6 +22,25 @@ public struct ScratchFolder: Sendable {
     try ScratchFolder(label).url
   }
 
+  /// A new folder, as a URL, removed when the test process exits: for what the tests of a run
+  /// share (made once, used by many, so no one test can remove it).
+  public static func removedAtExit(_ label: String) throws -> URL {
+    let folder = try ScratchFolder(label)
+    removedAtExitLock.lock()
+    defer { removedAtExitLock.unlock() }
+    if removedAtExitPaths.isEmpty {
+      atexit {
+        removedAtExitLock.lock()
+        defer { removedAtExitLock.unlock() }
+        for path in removedAtExitPaths { ScratchFolder(existing: path).remove() }
+      }
+    }
+    removedAtExitPaths.append(folder.path)
+    return folder.url
+  }
+
+  private init(existing path: String) { self.path = path }
+
   /// The folder as a file URL.
   public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
@@ -57,6 +76,10 @@ public struct ScratchFolder: Sendable {
     try? FileManager.default.removeItem(atPath: path)
   }
 }
+
+/// The folders `removedAtExit` made, read by its `atexit` handler (which cannot capture context).
+nonisolated(unsafe) private var removedAtExitPaths: [String] = []
+private let removedAtExitLock = NSLock()
 
 /// A problem with the test environment or a harness step (not a finding about leamoji).
 public struct HarnessError: Error, CustomStringConvertible, Sendable {
