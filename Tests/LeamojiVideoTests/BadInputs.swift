@@ -38,23 +38,21 @@ enum BadInput: String, CaseIterable, Sendable, CustomTestStringConvertible {
       return try write(Array(whole.prefix(whole.count * 3 / 10)), to: "truncated.mp4")
     case .audioOnlyWAV, .audioOnlyM4A:
       let url = store.scratchURL(self == .audioOnlyWAV ? "tone.wav" : "tone.m4a")
-      try ExternalTools.run(
-        "ffmpeg",
+      try ExternalTools.ffmpegFile(
         ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", url.path],
-        in: store.directory)
+        output: url, in: store.directory)
       return url.path
     case .audioWithCoverArt:
       // An MP3 with a picture (ID3 APIC): FFmpeg shows the picture as a video stream, but it is
       // cover art, not a video.
       let url = store.scratchURL("song-with-cover.mp3")
-      try ExternalTools.run(
-        "ffmpeg",
+      try ExternalTools.ffmpegFile(
         [
           "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-f", "lavfi",
           "-i", "color=c=red:s=320x240:d=0.04", "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame",
           "-c:v", "png", "-disposition:v", "attached_pic", "-id3v2_version", "3", url.path,
         ],
-        in: store.directory)
+        output: url, in: store.directory)
       return url.path
     }
   }

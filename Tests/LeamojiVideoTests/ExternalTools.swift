@@ -54,6 +54,19 @@ enum ExternalTools {
   }
 }
 
+extension ExternalTools {
+  /// Runs the ffmpeg CLI with `arguments` (`stdin`, if given, fed to it) to write `output`, one of
+  /// the arguments; or, when an earlier test run did the same, copies what it wrote from the
+  /// `FixtureCache` (`FFmpegFixtures.cached`). Throws as `run` does.
+  static func ffmpegFile(
+    _ arguments: [String], output: URL, in directory: URL, stdin: Data? = nil
+  ) throws {
+    try FFmpegFixtures.cached(arguments, output: output, stdin: stdin) {
+      try run("ffmpeg", arguments, in: directory, stdin: stdin)
+    }
+  }
+}
+
 /// How the installed ffmpeg CLI writes a display rotation (a display matrix) while copying a
 /// stream. FFmpeg 7 has the input option `-display_rotation` and accepts the old `rotate` stream
 /// tag silently without writing anything; FFmpeg 5.1 has only the tag. Both take the degrees

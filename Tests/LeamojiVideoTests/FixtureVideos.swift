@@ -67,20 +67,18 @@ final class FixtureStore: @unchecked Sendable {
     case nil:
       break
     case .remux(let input, let output)?:
-      try ExternalTools.run(
-        "ffmpeg",
+      try ExternalTools.ffmpegFile(
         ["-v", "error", "-y"] + input + ["-i", encoded.path, "-c", "copy"] + output + [url.path],
-        in: directory)
+        output: url, in: directory)
     case .truncate(let fraction)?:
       let bytes = try Data(contentsOf: encoded)
       try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: url)
     case .displayRotation(let degrees)?:
       let options = try rotationOption().remux(degrees: degrees)
-      try ExternalTools.run(
-        "ffmpeg",
+      try ExternalTools.ffmpegFile(
         ["-v", "error", "-y"] + options.input + ["-i", encoded.path, "-c", "copy"]
           + options.output + [url.path],
-        in: directory)
+        output: url, in: directory)
     }
     let probe = try ProbedVideo.probe(url, scratch: directory)
     if case .displayRotation(let degrees)? = recipe.then {
@@ -92,7 +90,8 @@ final class FixtureStore: @unchecked Sendable {
       uprightSize: recipe.upright)
   }
 
-  /// Pipes the pattern frames into the ffmpeg CLI.
+  /// Pipes the pattern frames into the ffmpeg CLI (or takes the file from the `FixtureCache`
+  /// when an earlier run made it from the same frames and arguments).
   func encode(recipe: Recipe, to url: URL) throws {
     let stored = recipe.upright.rotatedQuarterTurns(recipe.storedQuarterTurns)
     let arguments =
@@ -107,7 +106,7 @@ final class FixtureStore: @unchecked Sendable {
         contentsOf: FrameIndexPattern.storedFrameBytes(
           index: index, upright: recipe.upright, storedQuarterTurns: recipe.storedQuarterTurns))
     }
-    try ExternalTools.run("ffmpeg", arguments, in: directory, stdin: frames)
+    try ExternalTools.ffmpegFile(arguments, output: url, in: directory, stdin: frames)
   }
 
   typealias Recipe = Fixture.Recipe

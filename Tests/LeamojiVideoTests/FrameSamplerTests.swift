@@ -187,13 +187,12 @@ struct FrameSamplerTests {
     let store = FixtureStore.shared
     let url = store.scratchURL("still.mp4")
     let picture = FrameIndexPattern.render(index: 7, width: 96, height: 72)
-    try ExternalTools.run(
-      "ffmpeg",
+    try ExternalTools.ffmpegFile(
       [
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "96x72", "-i", "-",
         "-frames:v", "1", "-c:v", "png", "-f", "image2", url.path,
       ],
-      in: store.directory, stdin: Data(picture.pixels))
+      output: url, in: store.directory, stdin: Data(picture.pixels))
     let header = [UInt8](try Data(contentsOf: url).prefix(4))
     #expect(header == [0x89, 0x50, 0x4E, 0x47], "the file is a PNG")
 

@@ -106,13 +106,12 @@ struct ImageCodecTests {
   func decodeFilesFromFFmpeg(_ ext: String, _ codec: [String], _ tolerance: Int) throws {
     let picture = Self.quadrants()
     let url = FixtureStore.shared.scratchURL("quadrants.\(ext)")
-    try ExternalTools.run(
-      "ffmpeg",
+    try ExternalTools.ffmpegFile(
       [
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "64x48", "-i", "-",
         "-frames:v", "1",
       ] + codec + ["-f", "image2", url.path],
-      in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
+      output: url, in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
     let decoded = try ImageCodec.decode(path: url.path)
     #expect(decoded.size == PixelSize(width: 64, height: 48))
     let error = Self.quadrantError(decoded)
@@ -134,13 +133,12 @@ struct ImageCodecTests {
       }
     }
     let url = FixtureStore.shared.scratchURL("grey-\(pixelFormat).png")
-    try ExternalTools.run(
-      "ffmpeg",
+    try ExternalTools.ffmpegFile(
       [
         "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "64x48", "-i", "-",
         "-frames:v", "1", "-c:v", "png", "-pix_fmt", pixelFormat, "-f", "image2", url.path,
       ],
-      in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
+      output: url, in: FixtureStore.shared.directory, stdin: Data(picture.pixels))
     let decoded = try ImageCodec.decode(path: url.path)
     #expect(decoded.size == picture.size)
     // The reference is the file as the ffmpeg CLI decodes it (a palette cannot hold our greys).
