@@ -68,10 +68,16 @@ test: test-deps lint
 # *LatencyTests, *GoalTests (a product goal on real work: accuracy, size for 1,000 films),
 # BrowserTests (headless Chromium) and *RecipeTests (a documented recipe run end to end with the
 # outside tools it names: GNU parallel over the sample videos, make install).
-# So it runs the unit and golden tests, the help goldens and the quick command-line tests: 603
-# tests, 47-55 s of wall time and 76-89 s of CPU time after a build on the 2 idle cores of the
-# development VM (where the tier before took 74 s; see docs/development.md). `make test` runs
-# everything.
+# So it runs the unit and golden tests, the help goldens and the quick command-line tests: 607
+# tests. After a build, `swift test --skip-build --disable-xctest --skip '$(SLOW_TESTS)'` took
+# 46 s (75 s of CPU time) the first time and 44 s (74 s) the second, back to back on the 2 cores
+# of the development VM while another engineer's training kept it partly busy (see
+# docs/development.md). The files the tests make with the ffmpeg CLI (fixture videos, stills,
+# tones) are kept between runs in .build/test-fixtures ($LEAMOJI_FIXTURE_CACHE if set), each
+# named by the SHA-256 of the first line of `ffmpeg -version` and its whole argument list (stdin
+# and input files by size and checksum), so a second run copies them instead of encoding them
+# again; a damaged entry is made again; `rm -rf .build/test-fixtures` empties it. `make test`
+# runs everything.
 # (A test's id is Module.Suite/test()/File.swift:line: the `/` matches the suite's name only.)
 # The tests are all swift-testing tests: --disable-xctest spares the empty XCTest pass (about
 # 1.5 s of starting the test binary once more).
