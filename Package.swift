@@ -132,8 +132,9 @@ let package = Package(
     ),
     // What every test target shares: the one scratch folder, the one process runner, the tmux
     // driver, the repository's paths and fixtures (sample videos, models, ffmpeg-made videos).
-    // Foundation only, so any test target can use it.
-    .target(name: "LeamojiTestSupport", path: "Tests/LeamojiTestSupport"),
+    // Foundation and LeamojiCore (the base every module has) only, so any test target can use it.
+    .target(
+      name: "LeamojiTestSupport", dependencies: ["LeamojiCore"], path: "Tests/LeamojiTestSupport"),
     .testTarget(name: "LeamojiCoreTests", dependencies: ["LeamojiCore", "LeamojiTestSupport"]),
     .testTarget(
       name: "LeamojiVideoTests",

@@ -9,18 +9,6 @@ import Testing
 /// everything that changes the file.
 @Suite("FixtureCache: ffmpeg-made fixtures kept between test runs")
 struct FixtureCacheTests {
-  @Test("the keys' SHA-256 is LeamojiCore's")
-  func sha256() {
-    var generator = SplitMix64(seed: 0xCAC4E)
-    for count in [0, 3, 55, 56, 64, 1000] {
-      let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      #expect(TestSHA256.hex(bytes) == SHA256.hex(bytes), "\(count) bytes")
-    }
-    #expect(
-      TestSHA256.hex(Array("abc".utf8))
-        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-  }
-
   @Test("made once, then copied; a damaged, cut or foreign entry is made again")
   func madeOnceThenCopied() throws {
     let scratch = try ScratchFolder("fixture-cache")
