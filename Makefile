@@ -68,10 +68,10 @@ test: test-deps lint
 # *LatencyTests, *GoalTests (a product goal on real work: accuracy, size for 1,000 films),
 # BrowserTests (headless Chromium) and *RecipeTests (a documented recipe run end to end with the
 # outside tools it names: GNU parallel over the sample videos, make install).
-# So it runs the unit and golden tests, the help goldens and the quick command-line tests: 607
+# So it runs the unit and golden tests, the help goldens and the quick command-line tests: 606
 # tests. After a build, `swift test --skip-build --disable-xctest --skip '$(SLOW_TESTS)'` took
-# 46 s (75 s of CPU time) the first time and 44 s (74 s) the second, back to back on the 2 cores
-# of the development VM while another engineer's training kept it partly busy (see
+# 44 s (72 s of CPU time) with an empty fixture cache and 38 s (68 s) with a full one, back to
+# back on the 2 cores of the development VM, as it quietened from a load average of 3 to 2 (see
 # docs/development.md). The files the tests make with the ffmpeg CLI (fixture videos, stills,
 # tones) are kept between runs in .build/test-fixtures ($LEAMOJI_FIXTURE_CACHE if set), each
 # named by the SHA-256 of the first line of `ffmpeg -version` and its whole argument list (stdin
