@@ -96,8 +96,9 @@ public struct FixtureCache: Sendable {
   }
 
   /// A 64-bit checksum of `bytes` (FNV-1a over 8-byte words): any changed word changes it.
-  /// Not SHA-256: this runs over every byte of every entry and input file, and the test
-  /// support is compiled unoptimised, where this is about 100 times faster.
+  /// Not LeamojiCore's SHA-256: this runs over every byte of every entry, input file and piped
+  /// frame (hundreds of MB a run), and even unoptimised it is about 4 times faster (650 MB/s
+  /// against 170 MB/s for the optimised SHA-256, measured on 64 MB in a debug build).
   public static func checksum(_ bytes: Data) -> UInt64 {
     let prime: UInt64 = 0x100_0000_01b3
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
