@@ -35,7 +35,9 @@
 # REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (files to write the tuned threshold and a one-line summary
 # of the figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
-# stills' and clips' folders, default .build/real-frames and .build/real-check/clips).
+# stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
+# REAL_CHECK_KEEP (a folder to keep the analyses in: check.json and MovieData.json, to run
+# scripts/real-check-report.py on again).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -108,5 +110,9 @@ if [ ${#checks[@]} -gt 0 ]; then
     --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
   python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" data/real-frames/manifest.tsv \
     "$WORK/MovieData.json"
+fi
+if [ -n "${REAL_CHECK_KEEP:-}" ]; then
+  mkdir -p "$REAL_CHECK_KEEP"
+  cp "$WORK"/*.json "$REAL_CHECK_KEEP/"
 fi
 echo "model: $MODEL ($(sha256sum "$MODEL" | cut -c1-12))"

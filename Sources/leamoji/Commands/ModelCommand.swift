@@ -98,7 +98,8 @@ struct Model: ParsableCommand {
       out.append(
         "Training:      \(t.epochs) epochs (kept \(t.bestEpoch)), seed \(t.seed), batch \(t.batchSize), "
           + "learning rate \(t.learningRate), augmentations "
-          + (t.augmentations.isEmpty ? "none" : t.augmentations.joined(separator: ", ")))
+          + (t.augmentations.isEmpty ? "none" : t.augmentations.joined(separator: ", "))
+          + (t.l2.map { ", L2 penalty \($0)" } ?? ""))
       if let base = t.initFrom {
         out.append("Fine-tuned:    from \(base), \(t.frozenLayers ?? 0) layers frozen")
       }

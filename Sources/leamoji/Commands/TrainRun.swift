@@ -81,6 +81,7 @@ extension Train {
     plan.options.batchSize = batchSize
     plan.options.learningRate = learningRate
     plan.options.seed = seed
+    plan.options.l2 = l2
     plan.options.augment = augmentations
     plan.options.threads = threads
     plan.options.freeze = freeze
