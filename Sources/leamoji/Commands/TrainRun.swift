@@ -60,7 +60,11 @@ extension Train {
     }
     if let scoredOn = outcome.scoredOn, let score = outcome.score {
       Console.print("Per label, on the \(scoredOn) images:")
-      perLabelLines(score, labels: outcome.classifier.labels).forEach { Console.print($0) }
+      // The scored model's labels: the gate's (primary, secondary) after --experts.
+      let labels = score.labels.map { name in
+        outcome.classifier.labels.first { $0.name == name } ?? Label(name: name)
+      }
+      perLabelLines(score, labels: labels).forEach { Console.print($0) }
     }
     Console.print("Wrote \(outcome.output)")
   }
@@ -91,6 +95,7 @@ extension Train {
     plan.emoji = try customEmoji()
     plan.hidden = hidden
     plan.fineTune = fineTune
+    plan.experts = try expertFiles()
     plan.featureCache =
       featureCache == "none" ? .none : featureCache.map { .folder($0) } ?? .standard
     plan.output = output

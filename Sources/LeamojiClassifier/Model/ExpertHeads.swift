@@ -1,0 +1,222 @@
+import LeamojiCore
+import LeamojiNN
+
+/// Two heads on one backbone and a gate that chooses between them per picture, written as one
+/// model of plain linear and ReLU layers (`train --experts`).
+///
+/// Why: a head good at real footage (a linear one, strongly regularised) and one good at
+/// leamoji's generated scenes pull against each other when they are one head. Kept apart, each
+/// keeps its figures; the gate (a linear head with the labels `primary` and `secondary`,
+/// trained on pictures of both kinds) says which one answers. With `P` and `S` the experts'
+/// logits, `d` the gate's secondary logit minus its primary one and `G = clamp((d + 2) / 4, 0,
+/// 1)`, the model's logits are `P + shrink(S - P, M (1 - G))`, where `shrink(x, t)` moves `x`
+/// towards 0 by `t` (stopping at 0) and `M` is `margin`: `P` where `d <= -2` (while `|S - P| <=
+/// M`), `S` where `d >= 2`, and in between `P` until `G` is within `|S - P| / M` of 1.
+///
+/// The layers after the backbone's pooling, which any reader of linear and ReLU layers runs
+/// unchanged: `fc_hidden` gives `[P, -P, H, g1, g2]` before its ReLU, where `H` are the
+/// secondary's hidden units (`[S, -S]` for a linear secondary), `g1 = (d + 2) / 4` and
+/// `g2 = g1 - 1`, so that `G = relu(g1) - relu(g2)`; `fc_mix` passes `relu(P)` and `relu(-P)` on
+/// and gives `relu(±(S - P) - M (1 - G))`; `fc` adds them up with signs.
+public enum ExpertHeads {
+  /// The gate's labels: which expert answers.
+  public static let primaryLabel = "primary"
+  public static let secondaryLabel = "secondary"
+  /// The name of the middle layer, which marks a model as two experts.
+  static let mixName = "fc_mix"
+  /// How far apart the experts' logits may be for the primary's to come out exactly.
+  static let margin: Float = 100
+  /// The gate's logit difference over which the answer passes from one expert to the other.
+  static let ramp: ClosedRange<Float> = -2...2
+
+  /// One model from a primary expert (a linear head), a secondary expert (a linear head or one
+  /// with a hidden layer) and a gate, all made by `train --backbone` on the same backbone; the
+  /// primary's labels, emoji and normalisation.
+  /// - Throws: `.cannotCombine` when they are not such heads, their backbones or labels differ,
+  ///   or the gate's labels are not `primary` and `secondary`.
+  public static func combine(primary: Classifier, secondary: Classifier, gate: Classifier)
+    throws(ClassifierError) -> Classifier
+  {
+    guard let p = HeadTraining.split(primary), p.hidden == 0 else {
+      throw .cannotCombine(reason: "the primary expert must be a linear head on a backbone")
+    }
+    guard let s = HeadTraining.split(secondary) else {
+      throw .cannotCombine(reason: "the secondary expert is not a head on a backbone")
+    }
+    guard let g = HeadTraining.split(gate), g.hidden == 0,
+      let gp = gate.labelNames.firstIndex(of: primaryLabel),
+      let gs = gate.labelNames.firstIndex(of: secondaryLabel), gate.labelNames.count == 2
+    else {
+      throw .cannotCombine(
+        reason:
+          "the gate must be a linear head with the labels \(primaryLabel) and \(secondaryLabel)")
+    }
+    guard sameBackbone(p.backbone, s.backbone), sameBackbone(p.backbone, g.backbone) else {
+      throw .cannotCombine(reason: "the experts and the gate are not on the same backbone")
+    }
+    guard secondary.labelNames == primary.labelNames else {
+      throw .cannotCombine(
+        reason: "the experts' labels differ: \(primary.labelNames) and \(secondary.labelNames)")
+    }
+    let classes = primary.labelNames.count
+    let width = p.head["fc.weight"]!.shape[1]
+    let pw = p.head["fc.weight"]!.data
+    let pb = p.head["fc.bias"]!.data
+    // The secondary as hidden units `u` and an output layer `v` (a linear one as ± pairs).
+    let (u, c, v, e, units): ([Float], [Float], [Float], [Float], Int)
+    if s.hidden > 0 {
+      (u, c, v, e, units) = (
+        s.head["fc_hidden.weight"]!.data, s.head["fc_hidden.bias"]!.data,
+        s.head["fc.weight"]!.data, s.head["fc.bias"]!.data, s.hidden
+      )
+    } else {
+      let sw = s.head["fc.weight"]!.data
+      let sb = s.head["fc.bias"]!.data
+      var pairs = [Float](repeating: 0, count: classes * 2 * classes)
+      for i in 0..<classes {
+        pairs[i * 2 * classes + i] = 1
+        pairs[i * 2 * classes + classes + i] = -1
+      }
+      (u, c, v, e, units) = (sw + sw.map { -$0 }, sb + sb.map { -$0 }, pairs, [], 2 * classes)
+    }
+    let gw = g.head["fc.weight"]!.data
+    let gb = g.head["fc.bias"]!.data
+    let slope = 1 / (ramp.upperBound - ramp.lowerBound)
+    var gateRow = [Float](repeating: 0, count: width)
+    for j in 0..<width { gateRow[j] = slope * (gw[gs * width + j] - gw[gp * width + j]) }
+    let g1 = slope * (gb[gs] - gb[gp] - ramp.lowerBound)
+    // fc_hidden: P, -P, the secondary's units, g1, g2.
+    let hiddenWidth = 2 * classes + units + 2
+    let w1 = pw + pw.map { -$0 } + u + gateRow + gateRow
+    let b1 = pb + pb.map { -$0 } + c + [g1, g1 - 1]
+    // fc_mix: relu(P), relu(-P), then ±(S - P) - M + M g1 - M g2.
+    var w2 = [Float](repeating: 0, count: 4 * classes * hiddenWidth)
+    var b2 = [Float](repeating: 0, count: 4 * classes)
+    for i in 0..<classes {
+      w2[i * hiddenWidth + i] = 1
+      w2[(classes + i) * hiddenWidth + classes + i] = 1
+      for (sign, row) in [(Float(1), 2 * classes + i), (Float(-1), 3 * classes + i)] {
+        let at = row * hiddenWidth
+        for k in 0..<units { w2[at + 2 * classes + k] = sign * v[i * units + k] }
+        w2[at + i] = -sign
+        w2[at + classes + i] = sign
+        w2[at + 2 * classes + units] = margin
+        w2[at + 2 * classes + units + 1] = -margin
+        b2[row] = sign * (e.isEmpty ? 0 : e[i]) - margin
+      }
+    }
+    // fc: P - (-P) + (S - P)⁺ - (P - S)⁺.
+    var w3 = [Float](repeating: 0, count: classes * 4 * classes)
+    for i in 0..<classes {
+      for (block, sign) in [(0, Float(1)), (1, -1), (2, 1), (3, -1)] {
+        w3[i * 4 * classes + block * classes + i] = sign
+      }
+    }
+    let head: [LayerSpec] = [
+      .linear(name: HeadTraining.hiddenName, inFeatures: width, outFeatures: hiddenWidth), .relu,
+      .linear(name: mixName, inFeatures: hiddenWidth, outFeatures: 4 * classes), .relu,
+      .linear(name: HeadTraining.outputName, inFeatures: 4 * classes, outFeatures: classes),
+    ]
+    let tensors: [String: Tensor] = [
+      "fc_hidden.weight": Tensor(shape: [hiddenWidth, width], data: w1),
+      "fc_hidden.bias": Tensor(shape: [hiddenWidth], data: b1),
+      "fc_mix.weight": Tensor(shape: [4 * classes, hiddenWidth], data: w2),
+      "fc_mix.bias": Tensor(shape: [4 * classes], data: b2),
+      "fc.weight": Tensor(shape: [classes, 4 * classes], data: w3),
+      "fc.bias": Tensor(shape: [classes], data: [Float](repeating: 0, count: classes)),
+    ]
+    return try assemble(primary, head: head, tensors: tensors, emoji: p.emoji)
+  }
+
+  /// Whether `model` was made by `combine` (its head is `fc_hidden`, ReLU, `fc_mix`, ReLU, `fc`).
+  public static func isCombined(_ model: Classifier) -> Bool {
+    layout(model) != nil
+  }
+
+  /// The primary expert of a combined model as a model of its own: the backbone and its linear
+  /// head, with the model's labels, emoji and card. Nil for other models.
+  public static func primary(of model: Classifier) -> Classifier? {
+    guard let (pool, width) = layout(model) else { return nil }
+    let classes = model.labelNames.count
+    let hidden = model.network.namedParameters
+    let w = Array(hidden["fc_hidden.weight"]!.data[..<(classes * width)])
+    let b = Array(hidden["fc_hidden.bias"]!.data[..<classes])
+    let head: [LayerSpec] = [
+      .linear(name: HeadTraining.outputName, inFeatures: width, outFeatures: classes)
+    ]
+    let tensors = [
+      "fc.weight": Tensor(shape: [classes, width], data: w),
+      "fc.bias": Tensor(shape: [classes], data: b),
+    ]
+    _ = pool
+    return try? assemble(model, head: head, tensors: tensors, emoji: model.emojiEntry)
+      .with(card: model.card)
+  }
+
+  /// `model` (a combined one) with its primary expert's weights taken from `primary` (a linear
+  /// head on the same backbone, with the same labels in the same order); the secondary expert
+  /// and the gate unchanged, bit for bit.
+  public static func replacingPrimary(of model: Classifier, with primary: Classifier)
+    throws(ClassifierError) -> Classifier
+  {
+    guard let (pool, width) = layout(model), let p = HeadTraining.split(primary), p.hidden == 0,
+      primary.labelNames == model.labelNames
+    else {
+      throw .cannotCombine(reason: "not a combined model and a linear head with its labels")
+    }
+    let classes = model.labelNames.count
+    var tensors = model.network.namedParameters.filter {
+      [HeadTraining.hiddenName, mixName, HeadTraining.outputName].contains(
+        String($0.key.split(separator: ".")[0]))
+    }
+    let pw = p.head["fc.weight"]!.data
+    let pb = p.head["fc.bias"]!.data
+    tensors["fc_hidden.weight"]!.data.replaceSubrange(
+      0..<(2 * classes * width), with: pw + pw.map { -$0 })
+    tensors["fc_hidden.bias"]!.data.replaceSubrange(0..<(2 * classes), with: pb + pb.map { -$0 })
+    let head = Array(model.network.specs[(pool + 1)...])
+    return try assemble(model, head: head, tensors: tensors, emoji: primary.emojiEntry)
+  }
+
+  /// The pooling layer's index and the features' width when `model` is a combined one.
+  static func layout(_ model: Classifier) -> (pool: Int, width: Int)? {
+    let specs = model.network.specs
+    let classes = model.labelNames.count
+    guard let pool = specs.lastIndex(of: .globalAvgPool), specs.count == pool + 6,
+      case .linear(HeadTraining.hiddenName, let width, let hidden) = specs[pool + 1],
+      specs[pool + 2] == .relu,
+      case .linear(mixName, hidden, 4 * classes) = specs[pool + 3], specs[pool + 4] == .relu,
+      case .linear(HeadTraining.outputName, 4 * classes, classes) = specs[pool + 5],
+      hidden > 2 * classes + 2
+    else { return nil }
+    return (pool, width)
+  }
+
+  /// `model`'s layers up to its pooling, then `head` with `tensors`.
+  static func assemble(
+    _ model: Classifier, head: [LayerSpec], tensors: [String: Tensor], emoji: [String: String]
+  ) throws(ClassifierError) -> Classifier {
+    let specs = model.network.specs
+    let backbone = Array(specs[...(specs.lastIndex(of: .globalAvgPool) ?? 0)])
+    let names = Set(backbone.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
+    var parameters = model.network.namedTensors.filter { names.contains($0.key) }
+    parameters.merge(tensors) { _, new in new }
+    let network: Network
+    do {
+      network = try Network(
+        specs: backbone + head, inputShape: model.network.inputShape, parameters: parameters)
+    } catch {
+      throw .network(error)
+    }
+    return try Classifier(
+      network: network, labelNames: model.labelNames, normalisation: model.normalisation,
+      emoji: emoji)
+  }
+
+  /// The same layers, weights and input normalisation.
+  static func sameBackbone(_ a: Classifier, _ b: Classifier) -> Bool {
+    a.normalisation == b.normalisation && a.network.specs == b.network.specs
+      && a.network.inputShape == b.network.inputShape
+      && a.network.namedTensors == b.network.namedTensors
+  }
+}

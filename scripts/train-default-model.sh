@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The default model (2.2, issue 22): two heads on EfficientNet-Lite2 at 192 px joined by a gate
+# (`leamoji train --experts`; docs/model.md, "The default model"):
+#
+#   primary    a linear head, --l2 1, on the real labelled frames (make real-frames) and 30
+#              generated classic scenes per mood: what answers for real footage
+#   secondary  a head with 64 hidden units, --l2 0.1, on the real frames, 300 generated varied
+#              and 150 classic scenes per mood: what answers for generated scenes (the sample
+#              videos' look)
+#   gate       a linear head on the real frames (Primary/) against the generated scenes
+#              (Secondary/): which of the two answers, per picture
+#
+# Every head: --balance, 20 epochs, the last one kept (--validation-split 0), seed SEED.
+#
+#   scripts/train-default-model.sh [OUTPUT [CARD OPTIONS...]]   # default .build/default-model.safetensors
+#
+# CARD OPTIONS go to the last `leamoji train` (--author, --version, --created, --description,
+# --license, --scary-threshold, --evaluation). Environment: SEED (default 42), LEAMOJI_BIN
+# (default: the release build), REAL_CHECK=0 (skip scoring on the real check set),
+# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh). The
+# backbone, .build/efficientnet-lite2-192.safetensors, is converted when missing (Apache-2.0,
+# scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
+# --created give the same bytes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-.build/default-model.safetensors}
+shift $(($# > 0 ? 1 : 0))
+CARD=("$@")
+SEED=${SEED:-42}
+BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+BACKBONE=.build/efficientnet-lite2-192.safetensors
+[ -x "$BIN" ] || { echo "train-default-model: no leamoji binary at $BIN (make release)" >&2; exit 1; }
+[ -d .build/real-frames/train ] || { echo "train-default-model: no real frames: run make real-frames" >&2; exit 1; }
+[ -f "$BACKBONE" ] || scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+"$BIN" scenes dataset --set varied --out "$WORK/varied" --train-per-class 300 \
+  --test-per-class 1 --size 224 --seed "$SEED" >/dev/null
+"$BIN" scenes dataset --set classic --out "$WORK/classic" --train-per-class 150 \
+  --test-per-class 1 --size 224 --seed "$((SEED + 1))" >/dev/null
+
+# Folders of links: the real frames under their own names, generated scenes as gen-* and
+# classic-* (the first 30 classic per mood go to the primary too).
+for label in Happy Neutral Scary; do
+  mkdir -p "$WORK/primary/$label" "$WORK/secondary/$label" "$WORK/gate/Primary" "$WORK/gate/Secondary"
+  for f in .build/real-frames/train/"$label"/*.png; do
+    for dir in primary secondary; do ln -s "$PWD/$f" "$WORK/$dir/$label/"; done
+    ln -s "$PWD/$f" "$WORK/gate/Primary/"
+  done
+  n=0
+  for f in "$WORK/classic/Training Data/$label"/*.png; do
+    name="classic-$(basename "$f")"
+    ln -s "$f" "$WORK/secondary/$label/$name"
+    ln -s "$f" "$WORK/gate/Secondary/$name"
+    if [ "$n" -lt 30 ]; then ln -s "$f" "$WORK/primary/$label/$name"; fi
+    n=$((n + 1))
+  done
+  for f in "$WORK/varied/Training Data/$label"/*.png; do
+    ln -s "$f" "$WORK/secondary/$label/gen-$(basename "$f")"
+    ln -s "$f" "$WORK/gate/Secondary/gen-$(basename "$f")"
+  done
+done
+
+common=(--backbone "$BACKBONE" --balance --validation-split 0 --epochs 20 --seed "$SEED")
+"$BIN" train "$WORK/primary" "${common[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
+"$BIN" train "$WORK/secondary" "${common[@]}" --hidden 64 --l2 0.1 \
+  --output "$WORK/generated.safetensors" >&2
+[[ " ${CARD[*]} " == *" --license "* ]] || CARD+=(--license Apache-2.0)
+"$BIN" train "$WORK/gate" "${common[@]}" \
+  --experts "$WORK/real.safetensors,$WORK/generated.safetensors" \
+  "${CARD[@]}" --output "$OUT" --overwrite
+[ "${REAL_CHECK:-1}" = 0 ] && exit 0
+echo "train-default-model: scoring $OUT on the real check set"
+LEAMOJI_BIN="$BIN" scripts/check-real-footage.sh "$OUT"
