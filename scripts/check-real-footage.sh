@@ -32,8 +32,9 @@
 #
 # Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
-# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (files to write the tuned threshold and a one-line summary
-# of the figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
+# REAL_CHECK_TUNED / REAL_CHECK_TUNED_HIGH / REAL_CHECK_TUNED_LOW / REAL_CHECK_SUMMARY (files to
+# write the tuned thresholds of --sensitivity normal, high and low and a one-line summary of the
+# figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
 # REAL_CHECK_KEEP (a folder to keep the analyses in: check.json and MovieData.json, to run

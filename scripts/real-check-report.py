@@ -180,27 +180,39 @@ def main():
 
     print("scary from p(scary) >= t, per second before smoothing (analyze --sensitivity t)")
     print("  t      frightening s   items warned   benign s   dark benign s")
-    for t in (0.1, 0.2, 0.3, 0.5, 0.7):
+    for t in (0.1, 0.2, 0.3, 0.4, 0.5, 0.7):
         hit, items_hit, benign, dark_hit = at(t)
         print(f"  {t:<5}  {pct(hit, len(fr)):>14}  {pct(items_hit, frightening_items):>13}"
               f"  {pct(benign, len(be)):>9}  {pct(dark_hit, len(dark)):>13}")
-    # The tuned threshold a model card records (train --scary-threshold): the most frightening
-    # seconds caught while at most 5 % of benign and 10 % of dark benign seconds are called scary.
-    best = None
-    for k in range(1, 20):
-        t = k / 20
-        caught, items_hit, benign, dark_hit = at(t)
-        if benign <= 0.05 * len(be) and dark_hit <= 0.10 * len(dark):
-            if best is None or caught > best[1][0]:
-                best = (t, (caught, items_hit, benign))
-    if best:
+    # The tuned thresholds a model card records (train --scary-threshold, -high, -low): the
+    # most frightening seconds caught while at most a share of benign and of dark benign seconds
+    # are called scary, in steps of 0.05. normal: 5 % and 10 %; high (more warnings): 15 % and
+    # 15 %; low (fewer): 1.5 % and 1.5 %.
+    def tune(benign_share, dark_share):
+        best = None
+        for k in range(1, 20):
+            t = k / 20
+            caught, items_hit, benign, dark_hit = at(t)
+            if benign <= benign_share * len(be) and dark_hit <= dark_share * len(dark):
+                if best is None or caught > best[1][0]:
+                    best = (t, (caught, items_hit, benign))
+        return best
+
+    for name, benign_share, dark_share, env in (
+            ("tuned threshold", 0.05, 0.10, "REAL_CHECK_TUNED"),
+            ("tuned for --sensitivity high", 0.15, 0.15, "REAL_CHECK_TUNED_HIGH"),
+            ("tuned for --sensitivity low", 0.015, 0.015, "REAL_CHECK_TUNED_LOW")):
+        best = tune(benign_share, dark_share)
+        if not best:
+            continue
         t, (caught, items_hit, benign) = best
-        print(f"tuned threshold {t:.2f}: the most frightening seconds with <= 5 % of benign and <= 10 % of dark benign seconds")
+        print(f"{name} {t:.2f}: the most frightening seconds with <= {100 * benign_share:g} % of "
+              f"benign and <= {100 * dark_share:g} % of dark benign seconds")
         print(f"  there (per second, before smoothing): frightening s {pct(caught, len(fr))}, items warned "
               f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}")
-        tuned_path = os.environ.get("REAL_CHECK_TUNED")
-        if tuned_path:
-            with open(tuned_path, "w", encoding="utf-8") as f:
+        path = os.environ.get(env)
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
                 f.write(f"{t:.2f}\n")
     print("per source (the package the second's picture comes from)")
     for src in sorted({r[5] for r in seconds}):

@@ -35,21 +35,24 @@ if [ "$what" = all ] || [ "$what" = model ]; then
   # The default model (2.2): two heads on EfficientNet-Lite2 at 192 px and a gate
   # (scripts/train-default-model.sh), trained on the real labelled frames (make real-frames) and
   # generated 224 px scenes, its scary threshold tuned on the real check set, which it never
-  # trains on. Two trainings with the same inputs and seed give the same weights: the first
-  # finds the threshold and the figures, the second writes them into the card.
+  # trains on (and those of --sensitivity high and low). Two trainings with the same inputs and
+  # seed give the same weights: the first finds the thresholds and the figures, the second writes
+  # them into the card.
   make --no-print-directory real-frames
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   card=(--author "the leamoji project" --version 2.2 --created "${MODEL_CREATED:-2026-11-27}"
     --license Apache-2.0 --description "$MODEL_DESCRIPTION")
-  REAL_CHECK_TUNED="$work/tuned" LEAMOJI_BIN="$leamoji" \
+  REAL_CHECK_TUNED="$work/tuned" REAL_CHECK_TUNED_HIGH="$work/high" \
+    REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" \
     scripts/train-default-model.sh "$work/first.safetensors" "${card[@]}"
   tuned=$(cat "$work/tuned")
   REAL_CHECK_SENSITIVITY="$tuned" REAL_CHECK_SUMMARY="$work/summary" LEAMOJI_BIN="$leamoji" \
     scripts/check-real-footage.sh "$work/first.safetensors" >/dev/null
   REAL_CHECK=0 LEAMOJI_BIN="$leamoji" scripts/train-default-model.sh Models/leamoji.safetensors \
-    "${card[@]}" --scary-threshold "$tuned" --evaluation "$(cat "$work/summary")"
-  echo "Wrote Models/leamoji.safetensors (scary from p = $tuned): $(cat "$work/summary")"
+    "${card[@]}" --scary-threshold "$tuned" --scary-threshold-high "$(cat "$work/high")" \
+    --scary-threshold-low "$(cat "$work/low")" --evaluation "$(cat "$work/summary")"
+  echo "Wrote Models/leamoji.safetensors (scary from p = $tuned; high $(cat "$work/high"), low $(cat "$work/low")): $(cat "$work/summary")"
 fi
 
 # name | seed | title | shots (mood:seconds)

@@ -10,8 +10,8 @@ import LeamojiVideo
 public struct AnalysisPlan: Sendable {
   /// How readily a second is called scary (`analyze --sensitivity`): a missed frightening
   /// scene against a warning on a calm one. A model whose card records a tuned threshold `t`
-  /// (`ModelCard.scaryThreshold`) sets `normal`; `high` and `low` then halve the distance to 0
-  /// and to 1.
+  /// (`ModelCard.scaryThreshold`) sets `normal`; `high` and `low` are the card's own tuned ones
+  /// when it records them, else they halve the distance to 0 and to 1.
   public enum Sensitivity: Equatable, Sendable {
     /// Scary only from a scary probability of 0.7 (or (1 + t) / 2): fewer warnings, more missed.
     case low
@@ -22,12 +22,13 @@ public struct AnalysisPlan: Sendable {
     /// Scary from this scary probability (0 < p < 1).
     case threshold(Double)
 
-    /// The encoder's `scaryThreshold` for a model whose card's tuned threshold is `tuned`.
-    public func scaryThreshold(tuned: Double?) -> Double? {
+    /// The encoder's `scaryThreshold` for a model whose card's tuned thresholds are `tuned`
+    /// (normal), `high` and `low`.
+    public func scaryThreshold(tuned: Double?, high: Double? = nil, low: Double? = nil) -> Double? {
       switch self {
-      case .low: return tuned.map { (1 + $0) / 2 } ?? 0.7
+      case .low: return low ?? tuned.map { (1 + $0) / 2 } ?? 0.7
       case .normal: return tuned
-      case .high: return tuned.map { $0 / 2 } ?? 0.3
+      case .high: return high ?? tuned.map { $0 / 2 } ?? 0.3
       case .threshold(let p): return p
       }
     }
@@ -118,7 +119,8 @@ public struct AnalysisPlan: Sendable {
     var encoder = MarkerEncoder(
       labels: classifier.labels, interval: options.interval, seekAhead: options.seekAhead)
     encoder.scaryThreshold = options.sensitivity.scaryThreshold(
-      tuned: classifier.card.scaryThreshold)
+      tuned: classifier.card.scaryThreshold, high: classifier.card.scaryThresholdHigh,
+      low: classifier.card.scaryThresholdLow)
     self.encoder = encoder
     self.batching = VideoAnalysis.Batching(classifier: classifier, threads: options.threads)
     try Self.createFolder(folder, for: output)

@@ -101,7 +101,7 @@ struct AnalysisPlanTests {
   }
 
   @Test(
-    "--sensitivity: normal follows the card's tuned threshold; high and low halve the way to 0 and 1"
+    "--sensitivity: normal follows the card's tuned threshold; high and low are the card's own, else halve the way to 0 and 1"
   )
   func sensitivityFollowsTheCard() {
     typealias S = AnalysisPlan.Sensitivity
@@ -110,5 +110,8 @@ struct AnalysisPlanTests {
     #expect(S.normal.scaryThreshold(tuned: 0.2) == 0.2)
     #expect(S.high.scaryThreshold(tuned: 0.2) == 0.1 && S.low.scaryThreshold(tuned: 0.2) == 0.6)
     #expect(S.threshold(0.45).scaryThreshold(tuned: 0.2) == 0.45, "a given probability wins")
+    #expect(S.high.scaryThreshold(tuned: 0.45, high: 0.35, low: 0.5) == 0.35)
+    #expect(S.low.scaryThreshold(tuned: 0.45, high: 0.35, low: 0.5) == 0.5)
+    #expect(S.normal.scaryThreshold(tuned: 0.45, high: 0.35, low: 0.5) == 0.45)
   }
 }

@@ -15,6 +15,7 @@ struct ModelCardCommandTests {
       root.appendingPathComponent("Testing Data").path, "--epochs", "2", "--size", "16",
       "--output", model.path, "--author", "Ada", "--description", "tiny test model",
       "--license", "MIT", "--version", "0.9", "--created", "2026-11-23", "--json",
+      "--scary-threshold", "0.4", "--scary-threshold-high", "0.3", "--scary-threshold-low", "0.6",
     ])
     #expect(trained.status == 0, "\(trained.stderr)")
     let lines = trained.stdout.split(separator: "\n").map {
@@ -46,6 +47,10 @@ struct ModelCardCommandTests {
     let text = try CLI.leamoji(["model", model.path])
     #expect(text.status == 0 && text.stdout.contains("Author:        Ada"))
     #expect(text.stdout.contains("Training data: 72 images (happy 24, neutral 24, scary 24)"))
+    #expect(
+      text.stdout.contains(
+        "Scary from:    p(scary) 40.0% (analyze --sensitivity normal; high 30.0%, low 60.0%)"),
+      "\(text.stdout)")
 
     let human = try CLI.leamoji([
       "train", root.appendingPathComponent("Training Data").path, "--epochs", "1", "--size", "16",
@@ -82,12 +87,14 @@ struct ModelCardCommandTests {
     let data = root.appendingPathComponent("Training Data").path
     let out = work.appendingPathComponent("x.safetensors").path
     for arguments in [
-      // The shipped model (2.0) is a backbone with a head: only the head trains, --freeze
-      // has nothing to keep.
+      // The shipped model (2.2) is two experts on a backbone: only the primary's head trains,
+      // --freeze has nothing to keep.
       ["train", data, "--init", shipped.path, "--freeze", "5", "--output", out],
       ["train", data, "--freeze", "1", "--output", out],
       ["train", data, "--created", "soon", "--output", out],
       ["train", data, "--init", shipped.path, "--size", "32", "--output", out],
+      ["train", data, "--scary-threshold-high", "0.3", "--output", out],
+      ["train", data, "--scary-threshold", "0.4", "--scary-threshold-low", "0.3", "--output", out],
     ] {
       let result = try CLI.leamoji(arguments)
       #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")

@@ -17,7 +17,8 @@ struct ModelCardTests {
       epochs: 3, bestEpoch: 2, seed: 42, batchSize: 8, learningRate: 0.003,
       augmentations: ["flip", "crop"], initFrom: "base.safetensors sha256:00", frozenLayers: 2),
     accuracy: .init(training: 0.9, validation: 0.75, test: nil),
-    evaluation: "a check set: 40 % of frightening seconds", scaryThreshold: 0.15)
+    evaluation: "a check set: 40 % of frightening seconds", scaryThreshold: 0.15,
+    scaryThresholdHigh: 0.1, scaryThresholdLow: 0.4)
 
   @Test("a card survives writing and reading; the bytes come back the same")
   func roundTrip() throws {
@@ -32,6 +33,8 @@ struct ModelCardTests {
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(text.contains(#""author":"Ada""#) && text.contains(#""model_version":"1.2""#))
     #expect(text.contains(#""scary_threshold":"0.15""#), "the threshold is a plain decimal")
+    #expect(text.contains(#""scary_threshold_high":"0.1""#))
+    #expect(text.contains(#""scary_threshold_low":"0.4""#))
     #expect(text.contains(#""version":"1""#), "the file format's version is untouched")
   }
 
@@ -50,6 +53,7 @@ struct ModelCardTests {
     for (key, value) in [
       ("created", "yesterday"), ("training", "{\"epochs\":\"x\"}"), ("accuracy", "["),
       ("scary_threshold", "high"), ("scary_threshold", "1"), ("scary_threshold", "0"),
+      ("scary_threshold_high", "-0.1"), ("scary_threshold_low", "nan"),
     ] {
       var contents = classifier.fileContents
       contents.metadata[key] = value

@@ -33,6 +33,10 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// The scary probability from which `analyze` calls a second scary by default, as its makers
   /// tuned it on their check set; nil: the most probable label.
   public var scaryThreshold: Double?
+  /// The thresholds of `--sensitivity high` and `low`, tuned with `scaryThreshold`; nil: half
+  /// of it and half-way to 1.
+  public var scaryThresholdHigh: Double?
+  public var scaryThresholdLow: Double?
 
   /// The training images: how many per label, and a digest that changes when any file name
   /// does (SHA-256 of the sorted `label-folder/file` paths, one per line).
@@ -146,13 +150,16 @@ public struct ModelCard: Codable, Equatable, Sendable {
     case modelVersion = "model_version"
     case trainingData = "training_data"
     case scaryThreshold = "scary_threshold"
+    case scaryThresholdHigh = "scary_threshold_high"
+    case scaryThresholdLow = "scary_threshold_low"
   }
 
   public init(
     author: String? = nil, description: String? = nil, license: String? = nil,
     modelVersion: String? = nil, created: String? = nil, trainingData: TrainingData? = nil,
     training: TrainingRecord? = nil, accuracy: Accuracy? = nil, evaluation: String? = nil,
-    scaryThreshold: Double? = nil
+    scaryThreshold: Double? = nil, scaryThresholdHigh: Double? = nil,
+    scaryThresholdLow: Double? = nil
   ) {
     self.author = author
     self.description = description
@@ -164,6 +171,8 @@ public struct ModelCard: Codable, Equatable, Sendable {
     self.accuracy = accuracy
     self.evaluation = evaluation
     self.scaryThreshold = scaryThreshold
+    self.scaryThresholdHigh = scaryThresholdHigh
+    self.scaryThresholdLow = scaryThresholdLow
   }
 
   /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).
@@ -175,7 +184,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// The metadata keys the card uses.
   public static let keys = [
     "author", "description", "license", "model_version", "created", "training_data", "training",
-    "accuracy", "evaluation", "scary_threshold",
+    "accuracy", "evaluation", "scary_threshold", "scary_threshold_high", "scary_threshold_low",
   ]
 
   /// The card's metadata entries (absent fields are absent keys).
@@ -188,6 +197,8 @@ public struct ModelCard: Codable, Equatable, Sendable {
     entries["created"] = created
     entries["evaluation"] = evaluation
     entries["scary_threshold"] = scaryThreshold.map { "\($0)" }
+    entries["scary_threshold_high"] = scaryThresholdHigh.map { "\($0)" }
+    entries["scary_threshold_low"] = scaryThresholdLow.map { "\($0)" }
     if let trainingData { entries["training_data"] = ModelFile.jsonEntry(trainingData) }
     if let training { entries["training"] = ModelFile.jsonEntry(training) }
     if let accuracy { entries["accuracy"] = ModelFile.jsonEntry(accuracy) }
@@ -210,14 +221,18 @@ public struct ModelCard: Codable, Equatable, Sendable {
       throw file.failure(
         .malformedMetadata(key: "created", reason: "\"\(created)\" is not an ISO 8601 date"))
     }
-    if let text = metadata["scary_threshold"] {
+    func threshold(_ key: String) throws(ModelFileError) -> Double? {
+      guard let text = metadata[key] else { return nil }
       guard let p = Double(text), isThreshold(p) else {
         throw file.failure(
           .malformedMetadata(
-            key: "scary_threshold", reason: "\"\(text)\" is not a probability between 0 and 1"))
+            key: key, reason: "\"\(text)\" is not a probability between 0 and 1"))
       }
-      card.scaryThreshold = p
+      return p
     }
+    card.scaryThreshold = try threshold("scary_threshold")
+    card.scaryThresholdHigh = try threshold("scary_threshold_high")
+    card.scaryThresholdLow = try threshold("scary_threshold_low")
     card.trainingData = try json("training_data", TrainingData.self)
     card.training = try json("training", TrainingRecord.self)
     card.accuracy = try json("accuracy", Accuracy.self)

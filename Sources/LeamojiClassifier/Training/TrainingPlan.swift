@@ -37,6 +37,8 @@ public struct TrainingPlan: Sendable {
     public var modelVersion: String?
     public var evaluation: String?
     public var scaryThreshold: Double?
+    public var scaryThresholdHigh: Double?
+    public var scaryThresholdLow: Double?
 
     public init() {}
   }

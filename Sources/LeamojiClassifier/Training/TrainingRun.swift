@@ -147,7 +147,8 @@ struct Run {
       modelVersion: text.modelVersion, created: created, trainingData: data, training: record,
       accuracy: ModelCard.Accuracy(
         training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy),
-      evaluation: text.evaluation, scaryThreshold: text.scaryThreshold)
+      evaluation: text.evaluation, scaryThreshold: text.scaryThreshold,
+      scaryThresholdHigh: text.scaryThresholdHigh, scaryThresholdLow: text.scaryThresholdLow)
     let classifier = (written ?? result.classifier).with(card: card)
     do {
       try DurableFile(plan.output).write(classifier.encoded())

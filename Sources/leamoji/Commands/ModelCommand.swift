@@ -136,7 +136,11 @@ struct Model: ParsableCommand {
       out.append("Accuracy:      \(missing)")
     }
     if let p = card.scaryThreshold {
-      out.append("Scary from:    p(scary) \(percent(p)) (analyze --sensitivity normal)")
+      let tuned = [("high", card.scaryThresholdHigh), ("low", card.scaryThresholdLow)]
+        .compactMap { name, value in value.map { "\(name) \(percent($0))" } }
+      out.append(
+        "Scary from:    p(scary) \(percent(p)) (analyze --sensitivity normal"
+          + (tuned.isEmpty ? "" : "; " + tuned.joined(separator: ", ")) + ")")
     }
     if let evaluation = card.evaluation {
       out.append("Checked:       \(evaluation)")

@@ -202,6 +202,18 @@ struct Train: ParsableCommand {
       valueName: "p"))
   var scaryThreshold: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Model card: the scary probability for analyze --sensitivity high (default half of --scary-threshold).",
+      valueName: "p"))
+  var scaryThresholdHigh: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Model card: the scary probability for analyze --sensitivity low (default half-way from --scary-threshold to 1).",
+      valueName: "p"))
+  var scaryThresholdLow: Double?
+
   @Flag(help: "Print each epoch as a JSON line and a final JSON object.")
   var json = false
 
@@ -251,6 +263,20 @@ struct Train: ParsableCommand {
     if let scaryThreshold, !ModelCard.isThreshold(scaryThreshold) {
       throw ValidationError(
         "--scary-threshold takes a probability between 0 and 1 (got \(scaryThreshold))")
+    }
+    if scaryThresholdHigh != nil || scaryThresholdLow != nil {
+      guard let normal = scaryThreshold else {
+        throw ValidationError(
+          "--scary-threshold-high and --scary-threshold-low go with --scary-threshold")
+      }
+      let high = scaryThresholdHigh ?? normal / 2
+      let low = scaryThresholdLow ?? (1 + normal) / 2
+      guard ModelCard.isThreshold(high), ModelCard.isThreshold(low), high <= normal, normal <= low
+      else {
+        throw ValidationError(
+          "--scary-threshold-high \(high), --scary-threshold \(normal) and --scary-threshold-low \(low) must be probabilities between 0 and 1, in that order"
+        )
+      }
     }
     if let augment, Augmentation(parsing: augment) == nil {
       throw ValidationError(

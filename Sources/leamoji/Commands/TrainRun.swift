@@ -106,6 +106,8 @@ extension Train {
     plan.card.modelVersion = modelVersion
     plan.card.evaluation = evaluation
     plan.card.scaryThreshold = scaryThreshold
+    plan.card.scaryThresholdHigh = scaryThresholdHigh
+    plan.card.scaryThresholdLow = scaryThresholdLow
     plan.created = created
     plan.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
     return plan
