@@ -63,8 +63,13 @@ for label in Happy Neutral Scary; do
 done
 
 common=(--backbone "$BACKBONE" --balance --validation-split 0 --epochs 20 --seed "$SEED")
-"$BIN" train "$WORK/primary" "${common[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
-"$BIN" train "$WORK/secondary" "${common[@]}" --hidden 64 --l2 0.1 \
+# The experts' cards carry the model's creation date too: their SHA-256s go on its card.
+dated=()
+for ((i = 0; i + 1 < ${#CARD[@]}; i++)); do
+  if [ "${CARD[$i]}" = --created ]; then dated=(--created "${CARD[$((i + 1))]}"); fi
+done
+"$BIN" train "$WORK/primary" "${common[@]}" "${dated[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
+"$BIN" train "$WORK/secondary" "${common[@]}" "${dated[@]}" --hidden 64 --l2 0.1 \
   --output "$WORK/generated.safetensors" >&2
 [[ " ${CARD[*]} " == *" --license "* ]] || CARD+=(--license Apache-2.0)
 "$BIN" train "$WORK/gate" "${common[@]}" \

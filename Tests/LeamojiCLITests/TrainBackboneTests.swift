@@ -6,10 +6,15 @@ import Testing
 /// the other commands load, trained further with `--init`, its features cached.
 @Suite("train --backbone")
 struct TrainBackboneTests {
-  /// Two labels of two committed frames each (Fixtures/backbone).
-  static func folder(in work: URL) throws -> URL {
-    let data = work.appendingPathComponent("data")
-    for (label, files) in [("Happy", ["chelsea", "coffee"]), ("Scary", ["camera", "rocket"])] {
+  /// Two labels of two committed frames each (Fixtures/backbone), in `work/name`.
+  static func folder(
+    in work: URL, name: String = "data",
+    layout: [(String, [String])] = [
+      ("Happy", ["chelsea", "coffee"]), ("Scary", ["camera", "rocket"]),
+    ]
+  ) throws -> URL {
+    let data = work.appendingPathComponent(name)
+    for (label, files) in layout {
       let dir = data.appendingPathComponent(label)
       try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       for file in files {

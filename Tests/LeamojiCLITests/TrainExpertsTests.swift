@@ -13,19 +13,9 @@ struct TrainExpertsTests {
 
   /// Primary/ (chelsea, camera) and Secondary/ (coffee, rocket): the gate's folder.
   static func domains(in work: URL) throws -> URL {
-    let folder = work.appendingPathComponent("domains")
-    for (domain, files) in [
-      ("Primary", ["chelsea", "camera"]), ("Secondary", ["coffee", "rocket"]),
-    ] {
-      let dir = folder.appendingPathComponent(domain)
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-      for file in files {
-        try FileManager.default.copyItem(
-          at: BackboneCommandTests.fixtures.appendingPathComponent(file + ".png"),
-          to: dir.appendingPathComponent(file + ".png"))
-      }
-    }
-    return folder
+    try TrainBackboneTests.folder(
+      in: work, name: "domains",
+      layout: [("Primary", ["chelsea", "camera"]), ("Secondary", ["coffee", "rocket"])])
   }
 
   static func probabilities(_ image: String, model: URL) throws -> [String: Double] {

@@ -62,70 +62,97 @@ public enum ExpertHeads {
     let width = p.head["fc.weight"]!.shape[1]
     let pw = p.head["fc.weight"]!.data
     let pb = p.head["fc.bias"]!.data
-    // The secondary as hidden units `u` and an output layer `v` (a linear one as ± pairs).
-    let (u, c, v, e, units): ([Float], [Float], [Float], [Float], Int)
-    if s.hidden > 0 {
-      (u, c, v, e, units) = (
-        s.head["fc_hidden.weight"]!.data, s.head["fc_hidden.bias"]!.data,
-        s.head["fc.weight"]!.data, s.head["fc.bias"]!.data, s.hidden
-      )
-    } else {
-      let sw = s.head["fc.weight"]!.data
-      let sb = s.head["fc.bias"]!.data
-      var pairs = [Float](repeating: 0, count: classes * 2 * classes)
-      for i in 0..<classes {
-        pairs[i * 2 * classes + i] = 1
-        pairs[i * 2 * classes + classes + i] = -1
-      }
-      (u, c, v, e, units) = (sw + sw.map { -$0 }, sb + sb.map { -$0 }, pairs, [], 2 * classes)
-    }
+    let sec = SecondaryUnits(s, classes: classes)
+    // The gate's logit difference d, scaled to g1 = (d + 2) / 4.
     let gw = g.head["fc.weight"]!.data
     let gb = g.head["fc.bias"]!.data
     let slope = 1 / (ramp.upperBound - ramp.lowerBound)
-    var gateRow = [Float](repeating: 0, count: width)
-    for j in 0..<width { gateRow[j] = slope * (gw[gs * width + j] - gw[gp * width + j]) }
+    let gateRow = (0..<width).map { slope * (gw[gs * width + $0] - gw[gp * width + $0]) }
     let g1 = slope * (gb[gs] - gb[gp] - ramp.lowerBound)
-    // fc_hidden: P, -P, the secondary's units, g1, g2.
-    let hiddenWidth = 2 * classes + units + 2
-    let w1 = pw + pw.map { -$0 } + u + gateRow + gateRow
-    let b1 = pb + pb.map { -$0 } + c + [g1, g1 - 1]
-    // fc_mix: relu(P), relu(-P), then ±(S - P) - M + M g1 - M g2.
-    var w2 = [Float](repeating: 0, count: 4 * classes * hiddenWidth)
-    var b2 = [Float](repeating: 0, count: 4 * classes)
-    for i in 0..<classes {
-      w2[i * hiddenWidth + i] = 1
-      w2[(classes + i) * hiddenWidth + classes + i] = 1
-      for (sign, row) in [(Float(1), 2 * classes + i), (Float(-1), 3 * classes + i)] {
-        let at = row * hiddenWidth
-        for k in 0..<units { w2[at + 2 * classes + k] = sign * v[i * units + k] }
-        w2[at + i] = -sign
-        w2[at + classes + i] = sign
-        w2[at + 2 * classes + units] = margin
-        w2[at + 2 * classes + units + 1] = -margin
-        b2[row] = sign * (e.isEmpty ? 0 : e[i]) - margin
-      }
-    }
-    // fc: P - (-P) + (S - P)⁺ - (P - S)⁺.
-    var w3 = [Float](repeating: 0, count: classes * 4 * classes)
-    for i in 0..<classes {
-      for (block, sign) in [(0, Float(1)), (1, -1), (2, 1), (3, -1)] {
-        w3[i * 4 * classes + block * classes + i] = sign
-      }
-    }
+    // fc_hidden: P, -P, the secondary's units, g1, g2 = g1 - 1.
+    let hiddenWidth = 2 * classes + sec.units + 2
+    let tensors: [String: Tensor] = [
+      "fc_hidden.weight": Tensor(
+        shape: [hiddenWidth, width], data: pw + pw.map { -$0 } + sec.weight + gateRow + gateRow),
+      "fc_hidden.bias": Tensor(
+        shape: [hiddenWidth], data: pb + pb.map { -$0 } + sec.bias + [g1, g1 - 1]),
+      "fc.weight": Tensor(shape: [classes, 4 * classes], data: sumWeights(classes: classes)),
+      "fc.bias": Tensor(shape: [classes], data: [Float](repeating: 0, count: classes)),
+    ].merging(mixTensors(classes: classes, secondary: sec)) { a, _ in a }
     let head: [LayerSpec] = [
       .linear(name: HeadTraining.hiddenName, inFeatures: width, outFeatures: hiddenWidth), .relu,
       .linear(name: mixName, inFeatures: hiddenWidth, outFeatures: 4 * classes), .relu,
       .linear(name: HeadTraining.outputName, inFeatures: 4 * classes, outFeatures: classes),
     ]
-    let tensors: [String: Tensor] = [
-      "fc_hidden.weight": Tensor(shape: [hiddenWidth, width], data: w1),
-      "fc_hidden.bias": Tensor(shape: [hiddenWidth], data: b1),
-      "fc_mix.weight": Tensor(shape: [4 * classes, hiddenWidth], data: w2),
-      "fc_mix.bias": Tensor(shape: [4 * classes], data: b2),
-      "fc.weight": Tensor(shape: [classes, 4 * classes], data: w3),
-      "fc.bias": Tensor(shape: [classes], data: [Float](repeating: 0, count: classes)),
-    ]
     return try assemble(primary, head: head, tensors: tensors, emoji: p.emoji)
+  }
+
+  /// The secondary expert as hidden units (`weight`, `bias`: `units` rows) and an output layer
+  /// over them (`output`, `outputBias`); a linear secondary as the pairs `S`, `-S`.
+  struct SecondaryUnits {
+    let weight: [Float]
+    let bias: [Float]
+    let output: [Float]
+    let outputBias: [Float]
+    let units: Int
+
+    init(_ s: HeadTraining.Parts, classes: Int) {
+      if s.hidden > 0 {
+        weight = s.head["fc_hidden.weight"]!.data
+        bias = s.head["fc_hidden.bias"]!.data
+        output = s.head["fc.weight"]!.data
+        outputBias = s.head["fc.bias"]!.data
+        units = s.hidden
+      } else {
+        let w = s.head["fc.weight"]!.data
+        let b = s.head["fc.bias"]!.data
+        units = 2 * classes
+        weight = w + w.map { -$0 }
+        bias = b + b.map { -$0 }
+        var pairs = [Float](repeating: 0, count: classes * units)
+        for i in 0..<classes {
+          pairs[i * units + i] = 1
+          pairs[i * units + classes + i] = -1
+        }
+        output = pairs
+        outputBias = [Float](repeating: 0, count: classes)
+      }
+    }
+  }
+
+  /// `fc_mix`: `relu(P)` and `relu(-P)` passed on, then `±(S - P) - M + M g1 - M g2` per label.
+  static func mixTensors(classes: Int, secondary sec: SecondaryUnits) -> [String: Tensor] {
+    let inputs = 2 * classes + sec.units + 2
+    var w = [Float](repeating: 0, count: 4 * classes * inputs)
+    var b = [Float](repeating: 0, count: 4 * classes)
+    for i in 0..<classes {
+      w[i * inputs + i] = 1
+      w[(classes + i) * inputs + classes + i] = 1
+      for (sign, row) in [(Float(1), 2 * classes + i), (Float(-1), 3 * classes + i)] {
+        let at = row * inputs
+        for k in 0..<sec.units { w[at + 2 * classes + k] = sign * sec.output[i * sec.units + k] }
+        w[at + i] = -sign
+        w[at + classes + i] = sign
+        w[at + 2 * classes + sec.units] = margin
+        w[at + 2 * classes + sec.units + 1] = -margin
+        b[row] = sign * sec.outputBias[i] - margin
+      }
+    }
+    return [
+      "fc_mix.weight": Tensor(shape: [4 * classes, inputs], data: w),
+      "fc_mix.bias": Tensor(shape: [4 * classes], data: b),
+    ]
+  }
+
+  /// `fc`: `relu(P) - relu(-P) + relu(S - P - ...) - relu(P - S - ...)` per label.
+  static func sumWeights(classes: Int) -> [Float] {
+    var w = [Float](repeating: 0, count: classes * 4 * classes)
+    for i in 0..<classes {
+      for (block, sign) in [(0, Float(1)), (1, -1), (2, 1), (3, -1)] {
+        w[i * 4 * classes + block * classes + i] = sign
+      }
+    }
+    return w
   }
 
   /// Whether `model` was made by `combine` (its head is `fc_hidden`, ReLU, `fc_mix`, ReLU, `fc`).
@@ -136,7 +163,7 @@ public enum ExpertHeads {
   /// The primary expert of a combined model as a model of its own: the backbone and its linear
   /// head, with the model's labels, emoji and card. Nil for other models.
   public static func primary(of model: Classifier) -> Classifier? {
-    guard let (pool, width) = layout(model) else { return nil }
+    guard let width = layout(model)?.width else { return nil }
     let classes = model.labelNames.count
     let hidden = model.network.namedParameters
     let w = Array(hidden["fc_hidden.weight"]!.data[..<(classes * width)])
@@ -148,7 +175,6 @@ public enum ExpertHeads {
       "fc.weight": Tensor(shape: [classes, width], data: w),
       "fc.bias": Tensor(shape: [classes], data: b),
     ]
-    _ = pool
     return try? assemble(model, head: head, tensors: tensors, emoji: model.emojiEntry)
       .with(card: model.card)
   }
