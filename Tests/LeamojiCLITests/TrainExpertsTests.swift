@@ -93,6 +93,20 @@ struct TrainExpertsTests {
         try Self.probabilities(chelsea, model: tuned), try Self.probabilities(chelsea, model: both))
     )
 
+    // Other labels than the model's: a new head on its backbone, no experts any more.
+    let angry = try TrainBackboneTests.folder(
+      in: work, name: "angry",
+      layout: [("Happy", ["chelsea", "coffee"]), ("Angry", ["camera", "rocket"])])
+    let relabelled = work.appendingPathComponent("angry.safetensors")
+    let other = try CLI.leamoji(
+      [
+        "train", angry.path, "--init", both.path, "--epochs", "2", "--augment", "none",
+        "--validation-split", "0", "--threads", "2", "--output", relabelled.path,
+      ] + cache)
+    #expect(other.status == 0, "\(other.stderr)")
+    let otherCard = try CLI.leamoji(["model", relabelled.path])
+    #expect(otherCard.stdout.contains("angry") && !otherCard.stdout.contains("Experts:"))
+
     // Refusals: one clear line each, nothing written.
     let refused = work.appendingPathComponent("refused.safetensors")
     let cases: [([String], Int32, String)] = [

@@ -116,7 +116,8 @@ extension Run {
   }
 
   /// `train --init` on a model of two experts: trains its primary expert (from its weights)
-  /// and writes the model again with the secondary expert and the gate as they were.
+  /// and writes the model again with the secondary expert and the gate as they were. With other
+  /// labels than the model's, a new head on its backbone, as for any head model.
   func primaryExpert(of base: BaseModel) throws(TrainingError) -> TrainingOutcome {
     let combined = base.classifier
     guard options.freeze == 0, plan.fineTune == 0 else {
@@ -125,17 +126,14 @@ extension Run {
         "--init \(base.name): a model of two experts trains its primary head only (no --freeze, --fine-tune)"
       )
     }
-    guard try scanLabels(plan.trainingData).sorted() == combined.labelNames.sorted() else {
-      throw TrainingError(
-        .badInput,
-        "\(plan.trainingData): --init \(base.name) trains its primary expert, which needs the labels \(combined.labelNames.joined(separator: ", "))"
-      )
-    }
     guard let primary = ExpertHeads.primary(of: combined) else {
       throw TrainingError(.badInput, "\(base.name): its primary expert cannot be read")
     }
     let start = BaseModel(
       classifier: primary, record: base.record, sha256: base.sha256, name: base.name)
+    guard try scanLabels(plan.trainingData).sorted() == combined.labelNames.sorted() else {
+      return try head(backboneFile: nil, base: start)
+    }
     return try head(
       backboneFile: nil, base: start,
       assemble: { trained throws(ClassifierError) in
