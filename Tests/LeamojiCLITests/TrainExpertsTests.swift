@@ -121,6 +121,11 @@ struct TrainExpertsTests {
       ),
       (["train", data.path] + Self.common + ["--experts", primary.path], 64, "two model files"),
       (
+        ["train", data.path] + Self.common + [
+          "--experts", "\(primary.path),\(secondary.path)", "--hidden", "4",
+        ], 64, "the gate is a linear head"
+      ),
+      (
         ["train", data.path, "--experts", "\(primary.path),\(secondary.path)"], 64,
         "needs --backbone"
       ),

@@ -222,20 +222,9 @@ public enum ExpertHeads {
   static func assemble(
     _ model: Classifier, head: [LayerSpec], tensors: [String: Tensor], emoji: [String: String]
   ) throws(ClassifierError) -> Classifier {
-    let specs = model.network.specs
-    let backbone = Array(specs[...(specs.lastIndex(of: .globalAvgPool) ?? 0)])
-    let names = Set(backbone.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
-    var parameters = model.network.namedTensors.filter { names.contains($0.key) }
-    parameters.merge(tensors) { _, new in new }
-    let network: Network
-    do {
-      network = try Network(
-        specs: backbone + head, inputShape: model.network.inputShape, parameters: parameters)
-    } catch {
-      throw .network(error)
-    }
-    return try Classifier(
-      network: network, labelNames: model.labelNames, normalisation: model.normalisation,
+    let pool = model.network.specs.lastIndex(of: .globalAvgPool) ?? 0
+    return try HeadTraining.replacingLayers(
+      of: model, from: pool + 1, with: head, tensors: tensors, labelNames: model.labelNames,
       emoji: emoji)
   }
 

@@ -329,22 +329,30 @@ public enum HeadTraining {
   static func combine(
     cut: Cut, trained: Network, labelNames: [String], emoji: [String: String]
   ) throws(ClassifierError) -> Classifier {
-    let backbone = cut.backbone
-    let kept = Array(backbone.network.specs[..<cut.start])
+    try replacingLayers(
+      of: cut.backbone, from: cut.start, with: trained.specs, tensors: trained.namedTensors,
+      labelNames: labelNames, emoji: emoji)
+  }
+
+  /// `model`'s first `start` top-level layers with their tensors, then `specs` with `tensors`:
+  /// one classifier with `model`'s input and normalisation.
+  static func replacingLayers(
+    of model: Classifier, from start: Int, with specs: [LayerSpec], tensors: [String: Tensor],
+    labelNames: [String], emoji: [String: String]
+  ) throws(ClassifierError) -> Classifier {
+    let kept = Array(model.network.specs[..<start])
     let names = Set(kept.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
-    var parameters = backbone.network.namedTensors.filter { names.contains($0.key) }
-    parameters.merge(trained.namedTensors) { _, new in new }
+    var parameters = model.network.namedTensors.filter { names.contains($0.key) }
+    parameters.merge(tensors) { _, new in new }
     let network: Network
     do {
       network = try Network(
-        specs: kept + trained.specs, inputShape: backbone.network.inputShape,
-        parameters: parameters)
+        specs: kept + specs, inputShape: model.network.inputShape, parameters: parameters)
     } catch {
       throw .network(error)
     }
     return try Classifier(
-      network: network, labelNames: labelNames, normalisation: backbone.normalisation,
-      emoji: emoji)
+      network: network, labelNames: labelNames, normalisation: model.normalisation, emoji: emoji)
   }
 
   /// For a model made by `train --backbone`: the backbone part (the layers before the head,

@@ -110,16 +110,15 @@ public struct TrainingPlan: Sendable {
           "--input-size \(inputSize) does not fit --init: the model takes \(base.classifier.inputSize) images"
         )
       }
-      if ExpertHeads.isCombined(base.classifier) {
-        return try run.primaryExpert(of: base)
-      }
-      if HeadTraining.split(base.classifier) != nil {
+      let experts = ExpertHeads.isCombined(base.classifier)
+      if experts || HeadTraining.split(base.classifier) != nil {
         // A model trained on a backbone's features trains on them again.
         if options.freeze != 0 {
           throw TrainingError(
             .usage, "--freeze: \(name) is a backbone with a head; only the head trains")
         }
-        return try run.head(backboneFile: nil, base: base)
+        return try experts
+          ? run.primaryExpert(of: base) : run.head(backboneFile: nil, base: base)
       }
       return try run.network(base: base)
     }

@@ -94,15 +94,15 @@ extension Run {
   /// `train --experts`: trains the gate (a linear head on the folder's `primary` and
   /// `secondary` pictures) and writes the two experts and the gate as one model.
   func gate(backboneFile: String, experts: ExpertFiles) throws(TrainingError) -> TrainingOutcome {
+    guard plan.hidden == 0, plan.fineTune == 0 else {
+      throw TrainingError(.usage, "--experts: the gate is a linear head (no --hidden, --fine-tune)")
+    }
     let labels = try scanLabels(plan.trainingData).sorted()
     guard labels == [ExpertHeads.primaryLabel, ExpertHeads.secondaryLabel] else {
       throw TrainingError(
         .badInput,
         "\(plan.trainingData): --experts trains the gate on two folders, Primary (pictures the first expert answers for) and Secondary, not \(labels.joined(separator: ", "))"
       )
-    }
-    guard plan.hidden == 0, plan.fineTune == 0 else {
-      throw TrainingError(.usage, "--experts: the gate is a linear head (no --hidden, --fine-tune)")
     }
     let primary = try BaseModel(path: experts.primary, name: experts.primary)
     let secondary = try BaseModel(path: experts.secondary, name: experts.secondary)
@@ -120,10 +120,10 @@ extension Run {
   /// labels than the model's, a new head on its backbone, as for any head model.
   func primaryExpert(of base: BaseModel) throws(TrainingError) -> TrainingOutcome {
     let combined = base.classifier
-    guard options.freeze == 0, plan.fineTune == 0 else {
+    guard plan.fineTune == 0 else {
       throw TrainingError(
         .usage,
-        "--init \(base.name): a model of two experts trains its primary head only (no --freeze, --fine-tune)"
+        "--init \(base.name): a model of two experts trains its primary head only (no --fine-tune)"
       )
     }
     guard let primary = ExpertHeads.primary(of: combined) else {

@@ -94,6 +94,9 @@ struct Model: ParsableCommand {
     } else {
       out.append("Training data: \(missing)")
     }
+    // A model of two experts records what its last training trained: the gate, or (--init)
+    // the primary expert.
+    let trainedGate = card.training.map { $0.experts != nil && $0.initFrom == nil } ?? false
     if let t = card.training {
       out.append(
         "Training:      \(t.epochs) epochs (kept \(t.bestEpoch)), seed \(t.seed), batch \(t.batchSize), "
@@ -107,7 +110,7 @@ struct Model: ParsableCommand {
         let units = t.hiddenUnits ?? 0
         out.append(
           "Backbone:      \(backbone), head "
-            + (t.experts != nil && t.initFrom == nil
+            + (trainedGate
               ? "two experts and a gate"
               : units == 0 ? "linear" : "with \(units) hidden units")
             + (t.fineTunedLayers.map { ", its last \($0) layers fine-tuned" } ?? ""))
@@ -123,13 +126,9 @@ struct Model: ParsableCommand {
     if let a = card.accuracy {
       let parts = [("training", a.training), ("validation", a.validation), ("test", a.test)]
         .compactMap { name, value in value.map { "\(name) \(percent($0))" } }
-      // A model of two experts records what its last training trained: the gate, or (--init)
-      // the primary expert.
       let of =
         card.training?.experts == nil
-        ? ""
-        : card.training?.initFrom == nil
-          ? " (the gate: which expert answers)" : " (the primary expert)"
+        ? "" : trainedGate ? " (the gate: which expert answers)" : " (the primary expert)"
       out.append(
         "Accuracy:      " + (parts.isEmpty ? missing : parts.joined(separator: ", ") + of))
     } else {

@@ -304,9 +304,6 @@ struct Train: ParsableCommand {
     }
     if experts != nil {
       guard backbone != nil else { throw ValidationError("--experts needs --backbone too") }
-      guard hidden == 0, fineTune == 0 else {
-        throw ValidationError("--experts: the gate is a linear head (no --hidden, --fine-tune)")
-      }
       _ = try expertFiles()
     }
     guard fineTune >= 0, fineTune <= 100 else {
