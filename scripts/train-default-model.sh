@@ -29,16 +29,13 @@ CARD=("$@")
 SEED=${SEED:-42}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 BACKBONE=.build/efficientnet-lite2-192.safetensors
-[ -x "$BIN" ] || { echo "train-default-model: no leamoji binary at $BIN (make release)" >&2; exit 1; }
-[ -d .build/real-frames/train ] || { echo "train-default-model: no real frames: run make real-frames" >&2; exit 1; }
+. scripts/generated-scenes.sh
+require_training_inputs train-default-model "$BIN"
 [ -f "$BACKBONE" ] || scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-"$BIN" scenes dataset --set varied --out "$WORK/varied" --train-per-class 300 \
-  --test-per-class 1 --size 224 --seed "$SEED" >/dev/null
-"$BIN" scenes dataset --set classic --out "$WORK/classic" --train-per-class 150 \
-  --test-per-class 1 --size 224 --seed "$((SEED + 1))" >/dev/null
+generated_scenes "$BIN" "$WORK" "$SEED" 300 150
 
 # Folders of links: the real frames under their own names, generated scenes as gen-* and
 # classic-* (the first 30 classic per mood go to the primary too).

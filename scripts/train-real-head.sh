@@ -33,27 +33,20 @@ SEED=${SEED:-42}
 BACKBONE=${BACKBONE:-efficientnet-lite0}
 HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 2 --epochs 20}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
-[ -x "$BIN" ] || { echo "train-real-head: no leamoji binary at $BIN (make release)" >&2; exit 1; }
-[ -d .build/real-frames/train ] || { echo "train-real-head: no real frames: run make real-frames" >&2; exit 1; }
+. scripts/generated-scenes.sh
+require_training_inputs train-real-head "$BIN"
 if [ ! -f "$BACKBONE" ] && [ "$BACKBONE" = .build/efficientnet-lite2.safetensors ]; then
   scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224 --out "$BACKBONE" >&2
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-real-head.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-if [ "$GENERATED" -gt 0 ]; then
-  "$BIN" scenes dataset --set varied --out "$WORK/generated" --train-per-class "$GENERATED" \
-    --test-per-class 1 --size 224 --seed "$SEED" >/dev/null
-fi
-if [ "$CLASSIC" -gt 0 ]; then
-  "$BIN" scenes dataset --set classic --out "$WORK/classic" --train-per-class "$CLASSIC" \
-    --test-per-class 1 --size 224 --seed "$((SEED + 1))" >/dev/null
-fi
+generated_scenes "$BIN" "$WORK" "$SEED" "$GENERATED" "$CLASSIC"
 # One folder of links: the real frames under their own names, the generated ones as gen-*.
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/data/$label"
   for f in .build/real-frames/train/"$label"/*.png; do ln -s "$PWD/$f" "$WORK/data/$label/"; done
-  for f in "$WORK/generated/Training Data/$label"/*.png; do
+  for f in "$WORK/varied/Training Data/$label"/*.png; do
     if [ -e "$f" ]; then ln -s "$f" "$WORK/data/$label/gen-$(basename "$f")"; fi
   done
   for f in "$WORK/classic/Training Data/$label"/*.png; do

@@ -1,0 +1,23 @@
+# Sourced by scripts/train-real-head.sh and scripts/train-default-model.sh: what both check
+# before training, and the generated scenes both mix with the real frames, made the same way
+# (224 px; varied scenes from SEED, classic ones, the sample videos' look, from SEED + 1).
+
+# require_training_inputs NAME BIN: the leamoji binary and the real frames (make real-frames).
+require_training_inputs() {
+  [ -x "$2" ] || { echo "$1: no leamoji binary at $2 (make release)" >&2; exit 1; }
+  [ -d .build/real-frames/train ] || { echo "$1: no real frames: run make real-frames" >&2; exit 1; }
+}
+
+# generated_scenes BIN DIR SEED VARIED CLASSIC: VARIED varied and CLASSIC classic scenes per mood
+# in DIR/varied and DIR/classic ("Training Data/<Mood>/*.png"); 0 makes none of that kind.
+generated_scenes() {
+  local bin=$1 dir=$2 seed=$3 varied=$4 classic=$5
+  if [ "$varied" -gt 0 ]; then
+    "$bin" scenes dataset --set varied --out "$dir/varied" --train-per-class "$varied" \
+      --test-per-class 1 --size 224 --seed "$seed" >/dev/null
+  fi
+  if [ "$classic" -gt 0 ]; then
+    "$bin" scenes dataset --set classic --out "$dir/classic" --train-per-class "$classic" \
+      --test-per-class 1 --size 224 --seed "$((seed + 1))" >/dev/null
+  fi
+}
