@@ -213,7 +213,9 @@ bench: release test-deps
 # real training frames never use (data/real-frames/manifest.tsv), made into clips with per-second
 # truth (scripts/make-check-clips.sh), and scripts/real-check-report.py's figures: frightening
 # seconds and items warned of, benign (and dark benign) seconds called scary, ROC area, per
-# source. About 1 GB of Debian packages once (shared with `make real-frames`).
+# source. Last, scripts/fresh-check.sh: the same model on the fresh sources (game sprites never
+# trained or tuned on: Cataclysm: DDA, Angband). About 1 GB of Debian packages once (shared with
+# `make real-frames`).
 REAL_CHECK_PACKAGES := curl unzip ffmpeg python3 python3-pil
 MODEL ?= Models/leamoji.safetensors
 
@@ -223,7 +225,8 @@ real-check: release
 
 # The real labelled training frames of issue 22 (scripts/fetch-real-frames.sh): pinned Debian 12
 # packages, every file checked against data/real-frames/manifest.tsv, written as PNG to
-# .build/real-frames/train/{Happy,Neutral,Scary} (and the check stills to .build/real-frames/check).
+# .build/real-frames/train/{Happy,Neutral,Scary} (the check stills to .build/real-frames/check, the
+# fresh-source stills to .build/real-frames/fresh).
 real-frames:
 	$(call install_missing,curl python3 python3-pil)
 	scripts/fetch-real-frames.sh

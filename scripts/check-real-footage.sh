@@ -30,6 +30,10 @@
 # called scary (all, bright frightening, dark benign, per source) and the ROC area of the
 # per-second scary probability.
 #
+# Last (unless REAL_CHECK_FRAMES=0 or REAL_CHECK_FRESH=0), scripts/fresh-check.sh: the same model
+# on the fresh sources (split "fresh": game sprites no model trains on and no threshold or recipe
+# was chosen on), per source, so a check-set figure can be told from what its tuning flatters.
+#
 # Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
 # REAL_CHECK_TUNED / REAL_CHECK_TUNED_HIGH / REAL_CHECK_TUNED_LOW / REAL_CHECK_SUMMARY (files to
@@ -111,6 +115,10 @@ if [ ${#checks[@]} -gt 0 ]; then
     --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
   python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" data/real-frames/manifest.tsv \
     "$WORK/MovieData.json"
+fi
+if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
+  echo
+  LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" scripts/fresh-check.sh "$MODEL"
 fi
 if [ -n "${REAL_CHECK_KEEP:-}" ]; then
   mkdir -p "$REAL_CHECK_KEEP"

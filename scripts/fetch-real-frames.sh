@@ -6,13 +6,15 @@
 #
 #   OUT/train/Happy|Neutral|Scary/<id>.png   training images, as `leamoji train OUT/train` reads
 #   OUT/check/<id>.png                       check stills (scripts/make-check-clips.sh makes clips)
+#   OUT/fresh/<id>.png                       fresh-source stills (scripts/fresh-check.sh scores them)
 #
 # Every .deb is fetched by exact version from deb.debian.org's pool and its sha256 checked
 # (a mismatch stops the run); only the manifest's files are unpacked (dpkg-deb | tar), and each
 # is checked against the manifest's sha256 before scripts/real-frames.py converts it to PNG
 # (transparent pictures over a background picked by id, longer side at most 640 px; Freedoom's
 # sprites are lumps of its WAD, "freedoom2.wad:TROOA1", and UFO: Alien Invasion's pictures members
-# of its .pk3 zip archive, checked and decoded one by one).
+# of its .pk3 zip archive, and Cataclysm: DDA's and Angband's sprites tiles of a sheet,
+# "32x32.png@96,64,32,32", checked and decoded one by one).
 # When bookworm's pool moves on to a newer version, set DEBIAN_POOL to a snapshot, e.g.
 # DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
 #
@@ -39,8 +41,10 @@ done
 
 # file|sha256|url, one per package the manifest names.
 DEBS=(
+  "angband-data_3.5.1-2.5_all.deb|b0fd778c0824cc2fb684b95d8483a74f7806cfb0ee66955b40eae6473ae29a9f|$POOL/pool/main/a/angband/angband-data_3.5.1-2.5_all.deb"
   "ardentryst_1.71-9_all.deb|7a01180285a4acaa980b18118127c60ac0377f4e2bcd69244b1feb7de5fc566f|$POOL/pool/main/a/ardentryst/ardentryst_1.71-9_all.deb"
   "blocks-of-the-undead-data_1.0-7_all.deb|58321a4b0581e8aff78627f91a1ad6cb7e07bc75db863a43da3e227814cdca9f|$POOL/pool/main/b/blocks-of-the-undead/blocks-of-the-undead-data_1.0-7_all.deb"
+  "cataclysm-dda-data_0.F-3-9_all.deb|cd0c097169fe364fdb6bcdab77663d24920a063387ce2fbf1b5d3be01c141105|$POOL/pool/main/c/cataclysm-dda/cataclysm-dda-data_0.F-3-9_all.deb"
   "crawl-tiles-data_0.28.0-1.1_all.deb|6eae80f1d2c1ba9d6c9c8e276d1007dd2e900aab58f55427913c20605988fda3|$POOL/pool/main/c/crawl/crawl-tiles-data_0.28.0-1.1_all.deb"
   "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
   "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
@@ -83,7 +87,7 @@ for entry in "${DEBS[@]}"; do
   rest=${file#*_}
   version=${rest%%_*}
   dir="$CACHE/x/${pkg}_${version}"
-  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); print "." path }' "$MANIFEST" | sort -u)
+  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); sub(/\.png@[0-9,]*$/, ".png", path); print "." path }' "$MANIFEST" | sort -u)
   [ -n "$want" ] || continue
   if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
   echo "unpacking $file" >&2

@@ -11,13 +11,17 @@ written as an RGB PNG:
 
     train rows -> OUT/train/<Label>/<id>.png   (Happy/, Neutral/, Scary/, as `leamoji train` reads)
     check rows -> OUT/check/<id>.png           (scripts/make-check-clips.sh turns them into clips)
+    fresh rows -> OUT/fresh/<id>.png           (scripts/fresh-check.sh scores them)
 
 A path of the form <file>.wad:<LUMP> names one picture lump inside a Doom WAD (Freedoom): its
 sha256 is that of the lump's bytes, and it is decoded here (Doom picture format, colours from the
 WAD's PLAYPAL) and enlarged by a whole factor with nearest-neighbour pixels to about 240 px, as a
 game would show it, before the conversion below. A path of the form <file>.pk3:<member> names one
 file inside a Quake-style .pk3 (a zip archive; UFO: Alien Invasion): its sha256 is that of the
-member's bytes.
+member's bytes. A path of the form <file>.png@X,Y,W,H names one tile of a tile sheet (Cataclysm: DDA's
+and Angband's sprites): the W x H rectangle at X,Y; its sha256 is that of the tile's RGBA pixels
+(row by row, 4 bytes per pixel), so it does not depend on how the sheet is compressed. A tile is
+shown like any small picture (below).
 
 A picture file (not a lump or member) smaller than 150 px on its longer side (a unit sprite, a face) is
 shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
@@ -108,11 +112,19 @@ def pk3_member(path, member):
     return data, Image.open(io.BytesIO(data))
 
 
+def sheet_tile(path, rectangle):
+    """One W x H tile at X,Y of a tile sheet, as RGBA: (its pixel bytes, the picture)."""
+    x, y, w, h = (int(v) for v in rectangle.split(","))
+    with Image.open(path) as sheet:
+        tile = sheet.convert("RGBA").crop((x, y, x + w, y + h))
+    return tile.tobytes(), enlarge_sprite(tile)
+
+
 def split_path(path):
-    """(file in the package, lump or member inside it or "", kind) for a manifest path."""
-    for kind in (".wad", ".pk3"):
-        head, sep, inner = path.partition(kind + ":")
-        if sep:
+    """(file in the package, lump, member or tile inside it or "", kind) for a manifest path."""
+    for kind, sep in ((".wad", ":"), (".pk3", ":"), (".png", "@")):
+        head, found, inner = path.partition(kind + sep)
+        if found:
             return head + kind, inner, kind
     return path, "", ""
 
@@ -169,7 +181,7 @@ def main():
             continue
         picture = None
         if inner:
-            data, picture = (wad_picture if kind == ".wad" else pk3_member)(src, inner)
+            data, picture = {".wad": wad_picture, ".pk3": pk3_member, ".png": sheet_tile}[kind](src, inner)
             digest = hashlib.sha256(data).hexdigest()
         else:
             digest = sha256(src)
@@ -180,7 +192,7 @@ def main():
         if row["split"] == "train":
             folder = os.path.join(out, "train", FOLDERS[row["label"]])
         else:
-            folder = os.path.join(out, "check")
+            folder = os.path.join(out, row["split"])
         os.makedirs(folder, exist_ok=True)
         dst = os.path.join(folder, row["id"] + ".png")
         stamp = os.path.join(out, ".made-from", row["id"])  # the sha256 the PNG was made from
@@ -194,8 +206,8 @@ def main():
         counts[key] = counts.get(key, 0) + 1
     # PNGs the manifest no longer names (another label, a dropped picture) go.
     wanted = {os.path.join(out, "train", FOLDERS[r["label"]], r["id"] + ".png") if r["split"] == "train"
-              else os.path.join(out, "check", r["id"] + ".png") for r in rows}
-    for folder in [os.path.join(out, "train", f) for f in FOLDERS.values()] + [os.path.join(out, "check")]:
+              else os.path.join(out, r["split"], r["id"] + ".png") for r in rows}
+    for folder in [os.path.join(out, "train", f) for f in FOLDERS.values()] + [os.path.join(out, s) for s in ("check", "fresh")]:
         if os.path.isdir(folder):
             for name in os.listdir(folder):
                 path = os.path.join(folder, name)

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Scores a model on the fresh sources (data/real-frames/manifest.tsv, split "fresh"): game
+sprites from packages that no model was trained on and that no threshold or recipe was chosen
+on, so the figures say how a model carries over to art it has never met, not how well it was
+tuned (`make real-check` prints them after the check set's; scripts/fresh-check.sh).
+
+    fresh-check-report.py CLASSIFIED MANIFEST MODEL_JSON
+
+CLASSIFIED is `leamoji classify --json` of every fresh still letterboxed as a check clip shows
+it (one line per still, its file named <id>.png); MANIFEST the manifest; MODEL_JSON `leamoji
+model --json` of the model, for its card's scary thresholds. A still is "called scary" at a
+sensitivity when its scary probability reaches that sensitivity's threshold, as `analyze`
+decides one second before smoothing (a model without a tuned threshold: the most probable label,
+and the presets' old rule). Each still is one item. Standard library only.
+"""
+import json
+import os
+import random
+import sys
+
+
+def auc(pos, neg):
+    """Mann-Whitney U / (|pos| |neg|): ties count half."""
+    if not pos or not neg:
+        return float("nan")
+    greater = sum(1 for p in pos for n in neg if p > n)
+    ties = sum(1 for p in pos for n in neg if p == n)
+    return (greater + 0.5 * ties) / (len(pos) * len(neg))
+
+
+def auc_interval(rows, rounds=400, seed=22):
+    """A 90 % bootstrap interval of the ROC area, stills drawn again with replacement."""
+    rng = random.Random(seed)
+    areas = []
+    for _ in range(rounds):
+        pick = [rows[rng.randrange(len(rows))] for _ in rows]
+        pos = [r["p"] for r in pick if r["scary"]]
+        neg = [r["p"] for r in pick if not r["scary"]]
+        if pos and neg:
+            areas.append(auc(pos, neg))
+    areas.sort()
+    return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
+
+
+def thresholds(card):
+    """The scary threshold of each sensitivity, as AnalysisPlan.Sensitivity decides it."""
+    tuned = card.get("scary_threshold")
+    return {
+        "high": card.get("scary_threshold_high", tuned / 2 if tuned is not None else 0.3),
+        "normal": tuned,
+        "low": card.get("scary_threshold_low", (1 + tuned) / 2 if tuned is not None else 0.7),
+    }
+
+
+def called(row, threshold):
+    if threshold is None:
+        return row["top"] == "scary"
+    return row["p"] >= threshold
+
+
+def pct(part, whole):
+    return f"{100 * part / whole:5.1f} % ({part}/{whole})" if whole else "    -"
+
+
+def main():
+    classified, manifest, model_json = sys.argv[1:4]
+    with open(manifest, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        meta = {r["id"]: r for r in (dict(zip(header, l.rstrip("\n").split("\t"))) for l in f if l.strip())}
+    with open(model_json, encoding="utf-8") as f:
+        card = json.load(f).get("card", {})
+    rows = []
+    with open(classified, encoding="utf-8") as f:
+        for line in f:
+            doc = json.loads(line)
+            ident = os.path.basename(doc["file"])[: -len(".png")]
+            m = meta[ident]
+            rows.append({"id": ident, "package": m["package"], "scary": m["label"] == "scary",
+                         "dark": m["tags"].startswith("dark-"), "top": doc["label"],
+                         "p": doc["probabilities"].get("scary", 0.0)})
+    if not rows:
+        sys.exit("fresh-check-report: no classified stills")
+    cuts = thresholds(card)
+    print("== fresh sources: game sprites from packages never trained on and never tuned on")
+    print("   (each still once, letterboxed as a check clip shows it; 'called scary' before smoothing)")
+    groups = [(p, [r for r in rows if r["package"] == p]) for p in sorted({r["package"] for r in rows})]
+    groups.append(("all fresh sources", rows))
+    for name, group in groups:
+        fr = [r for r in group if r["scary"]]
+        be = [r for r in group if not r["scary"]]
+        dark = [r for r in be if r["dark"]]
+        low, high = auc_interval(group)
+        print(f"{name}: {len(fr)} frightening, {len(be)} benign stills;"
+              f" ROC area {auc([r['p'] for r in fr], [r['p'] for r in be]):.3f} ({low:.3f} - {high:.3f})")
+        for sensitivity in ("high", "normal", "low"):
+            t = cuts[sensitivity]
+            label = f"p >= {t:.2f}" if t is not None else "most probable"
+            print(f"  {sensitivity:6} ({label:13}) frightening called scary {pct(sum(called(r, t) for r in fr), len(fr))}"
+                  f"   benign {pct(sum(called(r, t) for r in be), len(be))}"
+                  f"   dark benign {pct(sum(called(r, t) for r in dark), len(dark))}")
+
+
+if __name__ == "__main__":
+    main()
