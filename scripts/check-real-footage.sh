@@ -42,7 +42,7 @@
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
 # REAL_CHECK_KEEP (a folder to keep the analyses in: check.json and MovieData.json, to run
-# scripts/real-check-report.py on again).
+# scripts/real-check-report.py on again), REAL_CHECK_FRESH=0 (skip the fresh sources).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
