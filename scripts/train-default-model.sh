@@ -17,7 +17,8 @@
 # CARD OPTIONS go to the last `leamoji train` (--author, --version, --created, --description,
 # --license, --scary-threshold, --evaluation). Environment: SEED (default 42), LEAMOJI_BIN
 # (default: the release build), REAL_CHECK=0 (skip scoring on the real check set),
-# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh). The
+# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh), REAL_TRAIN
+# (the real frames' folder, default .build/real-frames/train: a trial's own copy). The
 # backbone, .build/efficientnet-lite2-192.safetensors, is converted when missing (Apache-2.0,
 # scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
 # --created give the same bytes.
@@ -41,9 +42,9 @@ generated_scenes "$BIN" "$WORK" "$SEED" 300 150
 # classic-* (the first 30 classic per mood go to the primary too).
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/primary/$label" "$WORK/secondary/$label" "$WORK/gate/Primary" "$WORK/gate/Secondary"
-  for f in .build/real-frames/train/"$label"/*.png; do
-    for dir in primary secondary; do ln -s "$PWD/$f" "$WORK/$dir/$label/"; done
-    ln -s "$PWD/$f" "$WORK/gate/Primary/"
+  for f in "$REAL_TRAIN/$label"/*.png; do
+    for dir in primary secondary; do ln -s "$f" "$WORK/$dir/$label/"; done
+    ln -s "$f" "$WORK/gate/Primary/"
   done
   n=0
   for f in "$WORK/classic/Training Data/$label"/*.png; do

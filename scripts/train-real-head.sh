@@ -17,7 +17,8 @@
 # `scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224`), HEAD_OPTIONS (extra train
 # options, default "--fine-tune 2 --epochs 20"; e.g. "--hidden 64 --l2 0.1 --validation-split 0
 # --epochs 20" for the Lite2 trials), LEAMOJI_BIN (default:
-# the release build), REAL_CHECK=0 (skip the check set). The same inputs, options, seed and
+# the release build), REAL_CHECK=0 (skip the check set), REAL_TRAIN (the real frames' folder,
+# default .build/real-frames/train). The same inputs, options, seed and
 # SOURCE_DATE_EPOCH (or --created) give the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,7 @@ generated_scenes "$BIN" "$WORK" "$SEED" "$GENERATED" "$CLASSIC"
 # One folder of links: the real frames under their own names, the generated ones as gen-*.
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/data/$label"
-  for f in .build/real-frames/train/"$label"/*.png; do ln -s "$PWD/$f" "$WORK/data/$label/"; done
+  for f in "$REAL_TRAIN/$label"/*.png; do ln -s "$f" "$WORK/data/$label/"; done
   for f in "$WORK/varied/Training Data/$label"/*.png; do
     if [ -e "$f" ]; then ln -s "$f" "$WORK/data/$label/gen-$(basename "$f")"; fi
   done
