@@ -4,11 +4,11 @@ sprites from packages that no model was trained on and that no threshold or reci
 on, so the figures say how a model carries over to art it has never met, not how well it was
 tuned (`make real-check` prints them after the check set's; scripts/fresh-check.sh).
 
-    fresh-check-report.py CLASSIFIED MANIFEST MODEL_JSON
+    fresh-check-report.py CLASSIFIED MANIFEST MODEL_JSON [MODEL]
 
 CLASSIFIED is `leamoji classify --json` of every fresh still letterboxed as a check clip shows
 it (one line per still, its file named <id>.png); MANIFEST the manifest; MODEL_JSON `leamoji
-model --json` of the model, for its card's scary thresholds. A still is "called scary" at a
+model --json` of the model, for its card's scary thresholds; MODEL its file, for messages. A still is "called scary" at a
 sensitivity when its scary probability reaches that sensitivity's threshold, as `analyze`
 decides one second before smoothing (a model without a tuned threshold: the most probable label,
 and the presets' old rule). Each still is one item. Standard library only.
@@ -64,6 +64,7 @@ def pct(part, whole):
 
 def main():
     classified, manifest, model_json = sys.argv[1:4]
+    model = sys.argv[4] if len(sys.argv) > 4 else model_json
     with open(manifest, encoding="utf-8") as f:
         header = f.readline().rstrip("\n").split("\t")
         meta = {r["id"]: r for r in (dict(zip(header, l.rstrip("\n").split("\t"))) for l in f if l.strip())}
@@ -73,11 +74,13 @@ def main():
     with open(classified, encoding="utf-8") as f:
         for line in f:
             doc = json.loads(line)
+            if "scary" not in doc["probabilities"]:
+                sys.exit(f"fresh-check-report: {model}: the model has no 'scary' label")
             ident = os.path.basename(doc["file"])[: -len(".png")]
             m = meta[ident]
             rows.append({"id": ident, "package": m["package"], "scary": m["label"] == "scary",
                          "dark": m["tags"].startswith("dark-"), "top": doc["label"],
-                         "p": doc["probabilities"].get("scary", 0.0)})
+                         "p": doc["probabilities"]["scary"]})
     if not rows:
         sys.exit("fresh-check-report: no classified stills")
     cuts = thresholds(card)

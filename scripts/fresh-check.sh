@@ -46,4 +46,5 @@ stills=("$WORK/stills"/*.png)
 [ ${#stills[@]} -gt 0 ] || { echo "fresh-check: no fresh stills in $FRAMES/fresh" >&2; exit 1; }
 "$BIN" classify "${stills[@]}" --json --model "$MODEL" >"$WORK/classified.jsonl"
 "$BIN" model "$MODEL" --json >"$WORK/model.json"
-python3 scripts/fresh-check-report.py "$WORK/classified.jsonl" data/real-frames/manifest.tsv "$WORK/model.json"
+python3 scripts/fresh-check-report.py "$WORK/classified.jsonl" data/real-frames/manifest.tsv "$WORK/model.json" \
+  "$MODEL"
