@@ -13,33 +13,23 @@ sensitivity when its scary probability reaches that sensitivity's threshold, as 
 decides one second before smoothing (a model without a tuned threshold: the most probable label,
 and the presets' old rule). Each still is one item. Standard library only.
 """
+import importlib.util
 import json
 import os
-import random
 import sys
 
+# The ROC area, its bootstrap interval over items and the percentages are the check set's own
+# (scripts/real-check-report.py), so both judges count alike; here every still is one item.
+_spec = importlib.util.spec_from_file_location(
+    "real_check_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-check-report.py"))
+_check = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_check)
+auc, pct = _check.auc, _check.pct
 
-def auc(pos, neg):
-    """Mann-Whitney U / (|pos| |neg|): ties count half."""
-    if not pos or not neg:
-        return float("nan")
-    greater = sum(1 for p in pos for n in neg if p > n)
-    ties = sum(1 for p in pos for n in neg if p == n)
-    return (greater + 0.5 * ties) / (len(pos) * len(neg))
 
-
-def auc_interval(rows, rounds=400, seed=22):
+def auc_interval(rows):
     """A 90 % bootstrap interval of the ROC area, stills drawn again with replacement."""
-    rng = random.Random(seed)
-    areas = []
-    for _ in range(rounds):
-        pick = [rows[rng.randrange(len(rows))] for _ in rows]
-        pos = [r["p"] for r in pick if r["scary"]]
-        neg = [r["p"] for r in pick if not r["scary"]]
-        if pos and neg:
-            areas.append(auc(pos, neg))
-    areas.sort()
-    return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
+    return _check.auc_interval([(r["id"], r["scary"], None, r["p"]) for r in rows])
 
 
 def thresholds(card):
@@ -56,10 +46,6 @@ def called(row, threshold):
     if threshold is None:
         return row["top"] == "scary"
     return row["p"] >= threshold
-
-
-def pct(part, whole):
-    return f"{100 * part / whole:5.1f} % ({part}/{whole})" if whole else "    -"
 
 
 def main():
