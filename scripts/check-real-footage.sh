@@ -118,7 +118,7 @@ if [ ${#checks[@]} -gt 0 ]; then
 fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
   echo
-  LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" scripts/fresh-check.sh "$MODEL"
+  LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" REAL_FRAMES_FETCHED=1 scripts/fresh-check.sh "$MODEL"
 fi
 if [ -n "${REAL_CHECK_KEEP:-}" ]; then
   mkdir -p "$REAL_CHECK_KEEP"

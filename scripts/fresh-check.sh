@@ -12,7 +12,9 @@
 # classified once (`leamoji classify --json`) and scored by scripts/fresh-check-report.py: per
 # source, the ROC area of p(scary) with a 90 % interval, and at each sensitivity's threshold
 # from the model's card the share of frightening, benign and dark benign stills called scary.
-# Environment: LEAMOJI_BIN (default: the release build), REAL_FRAMES (default .build/real-frames).
+# Environment: LEAMOJI_BIN (default: the release build), REAL_FRAMES (default .build/real-frames),
+# REAL_FRAMES_FETCHED=1 (the caller has just run scripts/fetch-real-frames.sh on REAL_FRAMES, as
+# scripts/check-real-footage.sh has: not run again).
 # Tools: python3 + python3-pil (apt-get install python3 python3-pil).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +23,7 @@ MODEL=${1:?usage: scripts/fresh-check.sh MODEL}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 [ -x "$BIN" ] || { echo "fresh-check: $BIN missing: run make release" >&2; exit 1; }
 FRAMES=${REAL_FRAMES:-.build/real-frames}
-scripts/fetch-real-frames.sh "$FRAMES" >/dev/null
+[ "${REAL_FRAMES_FETCHED:-0}" = 1 ] || scripts/fetch-real-frames.sh "$FRAMES" >/dev/null
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
