@@ -20,6 +20,9 @@ import os
 import random
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scene_timeline  # noqa: E402
+
 
 def auc(pos, neg):
     if not pos or not neg:
@@ -107,21 +110,54 @@ def main():
         n = int(m["duration"]) + 1  # samples at 0, 1, ... up to the duration
         items.append((ident, ["neutral"] * n, ["footage-benign"], ["PyPI footage"] * n))
 
-    # Per second: (item, truth scary?, called scary?, p(scary), tags, source)
+    # Per second: (item, truth scary?, called scary?, p(scary), tags, source, second)
     seconds, missing = [], []
+    # Per item, for recomputing its timeline at other thresholds: the label names, each sample's
+    # probabilities in that order, and the sample index of each scored second.
+    samples = {}
     for ident, labels, tags, sources in items:
         m = movies.get(ident)
         if m is None:
             missing.append(ident)
             continue
-        probs = {round(fr["second"]): fr["probabilities"].get("scary", 0.0) for fr in m.get("frames", [])}
+        frames = sorted(m.get("frames", []), key=lambda fr: fr["second"])
+        names = list(frames[0]["probabilities"]) if frames else []
+        samples[ident] = (names, [[fr["probabilities"].get(n, 0.0) for n in names] for fr in frames],
+                          {round(fr["second"]): k for k, fr in enumerate(frames)})
+        probs = {round(fr["second"]): fr["probabilities"].get("scary", 0.0) for fr in frames}
         for s, truth in enumerate(labels):
             if s not in probs:
                 continue
             called = label_at(m["markers"], s) == "scary"
-            seconds.append((ident, truth == "scary", called, probs[s], tags, sources[s]))
+            seconds.append((ident, truth == "scary", called, probs[s], tags, sources[s], s))
     if missing:
         sys.exit(f"not analysed: {' '.join(missing)}")
+
+    def called_at(t):
+        """The (item, second) pairs the timeline calls scary when analyze runs with scary
+        threshold t (None: the most probable label alone), recomputed (scene_timeline.py)."""
+        out = set()
+        for ident, (names, rows, index) in samples.items():
+            scary = names.index("scary") if "scary" in names else None
+            shown = scene_timeline.timeline(rows, t, scary)
+            out.update((ident, s) for s, k in index.items() if scary is not None and shown[k] == scary)
+        return out
+
+    # The recomputed timeline must be the one analyze wrote, at the threshold it ran with
+    # (REAL_CHECK_THRESHOLD: a probability, or "none"), before thresholds are tuned on it.
+    ran_with = os.environ.get("REAL_CHECK_THRESHOLD")
+    if ran_with:
+        t = None if ran_with == "none" else float(ran_with)
+        calls = called_at(t)
+        # MovieData.json rounds probabilities to 4 decimals: an item with a scary probability
+        # within that rounding of the threshold may go either way.
+        near = {ident for ident, (names, rows, _) in samples.items() if t is not None and "scary" in names
+                and any(abs(row[names.index("scary")] - t) <= 0.00005 for row in rows)}
+        differ = [f"{r[0]}@{r[6]}" for r in seconds if r[2] != ((r[0], r[6]) in calls) and r[0] not in near]
+        if differ:
+            sys.exit(f"real-check-report: the timeline recomputed at {ran_with} differs from analyze's "
+                     f"at {len(differ)} of {len(seconds)} seconds ({' '.join(differ[:5])}): "
+                     f"scripts/scene_timeline.py no longer mirrors leamoji's smoothing")
 
     def figures(rows):
         """Counts of `rows`: frightening seconds (called scary, all), frightening items (warned,
@@ -184,19 +220,36 @@ def main():
         hit, items_hit, benign, dark_hit = at(t)
         print(f"  {t:<5}  {pct(hit, len(fr)):>14}  {pct(items_hit, frightening_items):>13}"
               f"  {pct(benign, len(be)):>9}  {pct(dark_hit, len(dark)):>13}")
+    # The --sensitivity trade-off as the timeline shows it: each second called scary after the
+    # smoothing, analyze's timeline recomputed for a scary threshold of t (scene_timeline.py).
+    def shown(t):
+        """The timeline at threshold t: frightening seconds called scary, frightening items with
+        one, benign ones, dark benign ones."""
+        calls = called_at(t)
+        hit = [r for r in seconds if (r[0], r[6]) in calls]
+        return (sum(r[1] for r in hit), len({r[0] for r in hit if r[1]}),
+                sum(not r[1] for r in hit), sum(not r[1] and "dark-benign" in r[4] for r in hit))
+
+    print("scary from p(scary) >= t, as the timeline shows it (after smoothing)")
+    print("  t      frightening s   items warned   benign s   dark benign s")
+    timeline = {k: shown(k / 100) for k in range(1, 100)}
+    for k in (20, 30, 35, 40, 45, 50, 70):
+        hit, items_hit, benign, dark_hit = timeline[k]
+        print(f"  {k / 100:<5}  {pct(hit, len(fr)):>14}  {pct(items_hit, frightening_items):>13}"
+              f"  {pct(benign, len(be)):>9}  {pct(dark_hit, len(dark)):>13}")
     # The tuned thresholds a model card records (train --scary-threshold, -high, -low): the
-    # most frightening seconds caught while at most a share of benign and of dark benign seconds
-    # are called scary, in steps of 0.05. normal: 5 % and 10 %; high (more warnings): 15 % and
-    # 15 %; low (fewer): 1.5 % and 1.5 %.
+    # most frightening seconds the timeline calls scary while it calls at most a share of benign
+    # and of dark benign seconds scary, in steps of 0.01 (ties: the fewer benign seconds, then
+    # the higher threshold). normal: 5 % and 10 %; high (more warnings): 15 % and 15 %; low
+    # (fewer): 1.5 % and 1.5 %. (Up to model 2.2 they were tuned per second before the
+    # smoothing, in steps of 0.05.)
     def tune(benign_share, dark_share):
-        best = None
-        for k in range(1, 20):
-            t = k / 20
-            caught, items_hit, benign, dark_hit = at(t)
-            if benign <= benign_share * len(be) and dark_hit <= dark_share * len(dark):
-                if best is None or caught > best[1][0]:
-                    best = (t, (caught, items_hit, benign))
-        return best
+        allowed = [(timeline[k][0], -timeline[k][2], k) for k in timeline
+                   if timeline[k][2] <= benign_share * len(be) and timeline[k][3] <= dark_share * len(dark)]
+        if not allowed:
+            return None
+        k = max(allowed)[2]
+        return k / 100, timeline[k]
 
     for name, benign_share, dark_share, env in (
             ("tuned threshold", 0.05, 0.10, "REAL_CHECK_TUNED"),
@@ -205,11 +258,12 @@ def main():
         best = tune(benign_share, dark_share)
         if not best:
             continue
-        t, (caught, items_hit, benign) = best
+        t, (caught, items_hit, benign, dark_hit) = best
         print(f"{name} {t:.2f}: the most frightening seconds with <= {100 * benign_share:g} % of "
               f"benign and <= {100 * dark_share:g} % of dark benign seconds")
-        print(f"  there (per second, before smoothing): frightening s {pct(caught, len(fr))}, items warned "
-              f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}")
+        print(f"  there (the timeline, after smoothing): frightening s {pct(caught, len(fr))}, items warned "
+              f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}, dark benign s "
+              f"{pct(dark_hit, len(dark))}")
         path = os.environ.get(env)
         if path:
             with open(path, "w", encoding="utf-8") as f:
