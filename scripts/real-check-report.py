@@ -14,6 +14,12 @@ A second is "called scary" when the timeline (its markers, after leamoji's smoot
 parent sees) says scary at that second. The ROC area uses the model's scary probability of the
 frame sampled at that second (the `frames` of MovieData.json), frightening seconds against
 benign ones (ties count half). Standard library only.
+
+The thresholds of --sensitivity normal, high and low are tuned on the timeline too: it is
+recomputed from the per-second probabilities for each threshold (scene_timeline.py), after a
+check that the recomputed timeline at the threshold analyze ran with (REAL_CHECK_THRESHOLD, a
+probability or "none") is the one analyze wrote. REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and
+REAL_CHECK_TUNED_LOW name files to write them to; REAL_CHECK_SUMMARY one for a one-line summary.
 """
 import json
 import os
@@ -158,6 +164,10 @@ def main():
             sys.exit(f"real-check-report: the timeline recomputed at {ran_with} differs from analyze's "
                      f"at {len(differ)} of {len(seconds)} seconds ({' '.join(differ[:5])}): "
                      f"scripts/scene_timeline.py no longer mirrors leamoji's smoothing")
+        skipped = sum(r[0] in near for r in seconds)
+        print(f"the timeline recomputed at {ran_with} (scripts/scene_timeline.py) matches analyze's at "
+              f"all {len(seconds) - skipped} seconds compared ({skipped} of items with a scary "
+              f"probability within rounding of {ran_with} not compared)")
 
     def figures(rows):
         """Counts of `rows`: frightening seconds (called scary, all), frightening items (warned,
