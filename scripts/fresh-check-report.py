@@ -18,6 +18,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import real_manifest  # noqa: E402
+
 # The ROC area, its bootstrap interval over items and the percentages are the check set's own
 # (scripts/real-check-report.py), so both judges count alike; here every still is one item.
 _spec = importlib.util.spec_from_file_location(
@@ -51,9 +54,7 @@ def called(row, threshold):
 def main():
     classified, manifest, model_json = sys.argv[1:4]
     model = sys.argv[4] if len(sys.argv) > 4 else model_json
-    with open(manifest, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        meta = {r["id"]: r for r in (dict(zip(header, l.rstrip("\n").split("\t"))) for l in f if l.strip())}
+    meta = real_manifest.rows(manifest)
     with open(model_json, encoding="utf-8") as f:
         card = json.load(f).get("card", {})
     rows = []

@@ -27,6 +27,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import real_manifest  # noqa: E402
 import scene_timeline  # noqa: E402
 
 
@@ -92,12 +93,7 @@ def main():
                 m["id"] = "footage:" + m["id"]
                 movies[m["id"]] = m
                 benign_ids.append(m["id"])
-    package = {}
-    with open(manifest, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            row = dict(zip(header, line.rstrip("\n").split("\t")))
-            package[row["id"]] = row["package"]
+    package = real_manifest.packages(manifest)
 
     items = []  # (id, truth labels, tags, per-second source)
     for name in sorted(os.listdir(clips)):

@@ -22,6 +22,9 @@ import os
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import real_manifest  # noqa: E402
+
 LABELS = ("Happy", "Neutral", "Scary")
 
 
@@ -29,12 +32,7 @@ def main():
     if len(sys.argv) != 4:
         sys.exit("usage: source-weights.py FRAMES MANIFEST OUT")
     frames, manifest, out = sys.argv[1:]
-    package = {}
-    with open(manifest, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            row = dict(zip(header, line.rstrip("\n").split("\t")))
-            package[row["id"]] = row["package"]
+    package = real_manifest.packages(manifest)
     pictures = []
     for label in LABELS:
         folder = os.path.join(frames, label)
