@@ -113,22 +113,12 @@ if [ ${#checks[@]} -gt 0 ]; then
   echo "== real check set (issue 22): ${#checks[@]} clips with per-second truth, and the clips above as benign items"
   "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --output "$WORK/check.json" \
     --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
-  # The scary threshold analyze ran with, when known (a probability given, or the card's for
-  # normal, high or low), so the report can check its recomputed timeline against analyze's.
-  sensitivity=${REAL_CHECK_SENSITIVITY:-normal}
-  case "$sensitivity" in
-    normal) key=scary_threshold ;;
-    high | low) key=scary_threshold_$sensitivity ;;
-    *) key= ;;
-  esac
-  if [ -n "$key" ]; then
-    ran_with=$("$BIN" model "$MODEL" --json | python3 -c \
-      "import json, sys; print(json.load(sys.stdin)['card'].get('$key', ''))")
-  else
-    ran_with=$sensitivity
-  fi
-  REAL_CHECK_THRESHOLD="$ran_with" python3 scripts/real-check-report.py "$WORK/check.json" \
-    "$CHECK_CLIPS" data/real-frames/manifest.tsv "$WORK/MovieData.json"
+  # The sensitivity analyze ran with and the model's card, so the report can check its
+  # recomputed timeline against analyze's at the same threshold.
+  "$BIN" model "$MODEL" --json >"$WORK/model.json"
+  REAL_CHECK_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" REAL_CHECK_MODEL_JSON="$WORK/model.json" \
+    python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
+    data/real-frames/manifest.tsv "$WORK/MovieData.json"
 fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
   echo

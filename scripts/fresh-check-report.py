@@ -21,28 +21,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import real_manifest  # noqa: E402
 
-# The ROC area, its bootstrap interval over items and the percentages are the check set's own
+# The ROC area, its bootstrap interval over items, the percentages and the sensitivities' thresholds
+# are the check set's own
 # (scripts/real-check-report.py), so both judges count alike; here every still is one item.
 _spec = importlib.util.spec_from_file_location(
     "real_check_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-check-report.py"))
 _check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_check)
-auc, pct = _check.auc, _check.pct
+auc, pct, thresholds = _check.auc, _check.pct, _check.thresholds
 
 
 def auc_interval(rows):
     """A 90 % bootstrap interval of the ROC area, stills drawn again with replacement."""
     return _check.auc_interval([(r["id"], r["scary"], None, r["p"]) for r in rows])
-
-
-def thresholds(card):
-    """The scary threshold of each sensitivity, as AnalysisPlan.Sensitivity decides it."""
-    tuned = card.get("scary_threshold")
-    return {
-        "high": card.get("scary_threshold_high", tuned / 2 if tuned is not None else 0.3),
-        "normal": tuned,
-        "low": card.get("scary_threshold_low", (1 + tuned) / 2 if tuned is not None else 0.7),
-    }
 
 
 def called(row, threshold):

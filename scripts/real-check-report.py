@@ -17,8 +17,9 @@ benign ones (ties count half). Standard library only.
 
 The thresholds of --sensitivity normal, high and low are tuned on the timeline too: it is
 recomputed from the per-second probabilities for each threshold (scene_timeline.py), after a
-check that the recomputed timeline at the threshold analyze ran with (REAL_CHECK_THRESHOLD, a
-probability or "none") is the one analyze wrote. REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and
+check that the recomputed timeline at the threshold analyze ran with is the one analyze wrote
+(REAL_CHECK_SENSITIVITY, analyze's --sensitivity: normal, high, low or a probability, and
+REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thresholds). REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and
 REAL_CHECK_TUNED_LOW name files to write them to; REAL_CHECK_SUMMARY one for a one-line summary.
 """
 import json
@@ -70,6 +71,17 @@ def auc_interval(seconds, rounds=BOOTSTRAP_ROUNDS, seed=22):
     return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
 
 
+def thresholds(card):
+    """The scary threshold of each sensitivity, as AnalysisPlan.Sensitivity decides it from a
+    model card (None: the most probable label alone)."""
+    tuned = card.get("scary_threshold")
+    return {
+        "high": card.get("scary_threshold_high", tuned / 2 if tuned is not None else 0.3),
+        "normal": tuned,
+        "low": card.get("scary_threshold_low", (1 + tuned) / 2 if tuned is not None else 0.7),
+    }
+
+
 def label_at(markers, second):
     label = None
     for m in markers:
@@ -114,8 +126,8 @@ def main():
 
     # Per second: (item, truth scary?, called scary?, p(scary), tags, source, second)
     seconds, missing = [], []
-    # Per item, for recomputing its timeline at other thresholds: the label names, each sample's
-    # probabilities in that order, and the sample index of each scored second.
+    # Per item, for recomputing its timeline at other thresholds: the index of its scary label
+    # (None: none), each sample's probabilities, and the sample index of each scored second.
     samples = {}
     for ident, labels, tags, sources in items:
         m = movies.get(ident)
@@ -124,14 +136,16 @@ def main():
             continue
         frames = sorted(m.get("frames", []), key=lambda fr: fr["second"])
         names = list(frames[0]["probabilities"]) if frames else []
-        samples[ident] = (names, [[fr["probabilities"].get(n, 0.0) for n in names] for fr in frames],
-                          {round(fr["second"]): k for k, fr in enumerate(frames)})
-        probs = {round(fr["second"]): fr["probabilities"].get("scary", 0.0) for fr in frames}
+        scary = names.index("scary") if "scary" in names else None
+        rows = [[fr["probabilities"].get(n, 0.0) for n in names] for fr in frames]
+        index = {round(fr["second"]): k for k, fr in enumerate(frames)}
+        samples[ident] = (scary, rows, index)
         for s, truth in enumerate(labels):
-            if s not in probs:
+            if s not in index:
                 continue
             called = label_at(m["markers"], s) == "scary"
-            seconds.append((ident, truth == "scary", called, probs[s], tags, sources[s], s))
+            p = rows[index[s]][scary] if scary is not None else 0.0
+            seconds.append((ident, truth == "scary", called, p, tags, sources[s], s))
     if missing:
         sys.exit(f"not analysed: {' '.join(missing)}")
 
@@ -139,22 +153,25 @@ def main():
         """The (item, second) pairs the timeline calls scary when analyze runs with scary
         threshold t (None: the most probable label alone), recomputed (scene_timeline.py)."""
         out = set()
-        for ident, (names, rows, index) in samples.items():
-            scary = names.index("scary") if "scary" in names else None
+        for ident, (scary, rows, index) in samples.items():
             shown = scene_timeline.timeline(rows, t, scary)
             out.update((ident, s) for s, k in index.items() if scary is not None and shown[k] == scary)
         return out
 
-    # The recomputed timeline must be the one analyze wrote, at the threshold it ran with
-    # (REAL_CHECK_THRESHOLD: a probability, or "none"), before thresholds are tuned on it.
-    ran_with = os.environ.get("REAL_CHECK_THRESHOLD")
-    if ran_with:
-        t = None if ran_with == "none" else float(ran_with)
+    # The recomputed timeline must be the one analyze wrote, at the threshold it ran with, before
+    # thresholds are tuned on it.
+    sensitivity = os.environ.get("REAL_CHECK_SENSITIVITY", "normal")
+    model_json = os.environ.get("REAL_CHECK_MODEL_JSON")
+    if model_json:
+        with open(model_json, encoding="utf-8") as f:
+            card = json.load(f).get("card", {})
+        t = thresholds(card)[sensitivity] if sensitivity in ("normal", "high", "low") else float(sensitivity)
+        ran_with = "the most probable label" if t is None else f"{t:g}"
         calls = called_at(t)
         # MovieData.json rounds probabilities to 4 decimals: an item with a scary probability
         # within that rounding of the threshold may go either way.
-        near = {ident for ident, (names, rows, _) in samples.items() if t is not None and "scary" in names
-                and any(abs(row[names.index("scary")] - t) <= 0.00005 for row in rows)}
+        near = {ident for ident, (scary, rows, _) in samples.items() if t is not None and scary is not None
+                and any(abs(row[scary] - t) <= 0.00005 for row in rows)}
         differ = [f"{r[0]}@{r[6]}" for r in seconds if r[2] != ((r[0], r[6]) in calls) and r[0] not in near]
         if differ:
             sys.exit(f"real-check-report: the timeline recomputed at {ran_with} differs from analyze's "
@@ -162,8 +179,9 @@ def main():
                      f"scripts/scene_timeline.py no longer mirrors leamoji's smoothing")
         skipped = sum(r[0] in near for r in seconds)
         print(f"the timeline recomputed at {ran_with} (scripts/scene_timeline.py) matches analyze's at "
-              f"all {len(seconds) - skipped} seconds compared ({skipped} of items with a scary "
-              f"probability within rounding of {ran_with} not compared)")
+              f"all {len(seconds) - skipped} seconds compared"
+              + (f" ({skipped} of items with a scary probability within rounding of {ran_with} not compared)"
+                 if t is not None else ""))
 
     def figures(rows):
         """Counts of `rows`: frightening seconds (called scary, all), frightening items (warned,

@@ -14,9 +14,9 @@
 #
 # The model (2.4) is two heads on EfficientNet-Lite2 (192 px) and a gate that picks one per
 # picture (train --experts): a linear head for real footage, trained on the real labelled frames
-# of data/real-frames/manifest.tsv weighted by source (scripts/source-weights.py), and one for leamoji's generated scenes (300 varied and 150
-# classic per mood, the classic ones being the sample videos' look); scripts/train-default-model.sh
-# and docs/model.md, "The default model". Its card's creation date is fixed (MODEL_CREATED), so
+# of data/real-frames/manifest.tsv weighted by source (scripts/source-weights.py), and one for
+# leamoji's generated scenes (300 varied and 150 classic per mood, the classic ones being the
+# sample videos' look); scripts/train-default-model.sh and docs/model.md, "The default model". Its card's creation date is fixed (MODEL_CREATED), so
 # the run writes the committed file again byte for byte: training uses no maths library
 # function whose last bit could differ between hosts (LeamojiCore's PortableMath;
 # docs/network-kernels.md) and the features do not depend on the thread count. The previous
