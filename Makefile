@@ -214,7 +214,7 @@ bench: release test-deps
 # truth (scripts/make-check-clips.sh), and scripts/real-check-report.py's figures: frightening
 # seconds and items warned of, benign (and dark benign) seconds called scary, ROC area, per
 # source. Last, scripts/fresh-check.sh: the same model on the fresh sources (game sprites never
-# trained or tuned on: Cataclysm: DDA, Angband). About 1 GB of Debian packages once (shared with
+# trained or tuned on: Cataclysm: DDA, Angband). About 3 GB of Debian packages once (shared with
 # `make real-frames`).
 REAL_CHECK_PACKAGES := curl unzip ffmpeg python3 python3-pil
 MODEL ?= Models/leamoji.safetensors

@@ -22,7 +22,7 @@
 # Environment: REAL_FRAMES_CACHE (default .build/real-frames-cache), PYTHON (a Python 3 with
 # Pillow; default /usr/bin/python3, Debian's python3-pil), DEBIAN_POOL.
 # Tools: curl, dpkg-deb, tar, sha256sum, python3 + python3-pil (apt-get install curl dpkg tar
-# coreutils python3 python3-pil). About 1 GB of downloads the first time.
+# coreutils python3 python3-pil). About 3 GB of downloads the first time.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,21 +41,32 @@ done
 
 # file|sha256|url, one per package the manifest names.
 DEBS=(
+  "alienblaster-data_1.1.0-11_all.deb|53516e464d4604da8a72021d1d36a75c66bb3573dd99e20d381fc108994d17ee|$POOL/pool/main/a/alienblaster/alienblaster-data_1.1.0-11_all.deb"
   "angband-data_3.5.1-2.5_all.deb|b0fd778c0824cc2fb684b95d8483a74f7806cfb0ee66955b40eae6473ae29a9f|$POOL/pool/main/a/angband/angband-data_3.5.1-2.5_all.deb"
   "ardentryst_1.71-9_all.deb|7a01180285a4acaa980b18118127c60ac0377f4e2bcd69244b1feb7de5fc566f|$POOL/pool/main/a/ardentryst/ardentryst_1.71-9_all.deb"
+  "blobwars-data_2.00-2_all.deb|6b1d2b91038fe2264adc989edebcf8cf46ea25f74972a42bcab67017112f48ec|$POOL/pool/main/b/blobwars/blobwars-data_2.00-2_all.deb"
   "blocks-of-the-undead-data_1.0-7_all.deb|58321a4b0581e8aff78627f91a1ad6cb7e07bc75db863a43da3e227814cdca9f|$POOL/pool/main/b/blocks-of-the-undead/blocks-of-the-undead-data_1.0-7_all.deb"
   "cataclysm-dda-data_0.F-3-9_all.deb|cd0c097169fe364fdb6bcdab77663d24920a063387ce2fbf1b5d3be01c141105|$POOL/pool/main/c/cataclysm-dda/cataclysm-dda-data_0.F-3-9_all.deb"
   "crawl-tiles-data_0.28.0-1.1_all.deb|6eae80f1d2c1ba9d6c9c8e276d1007dd2e900aab58f55427913c20605988fda3|$POOL/pool/main/c/crawl/crawl-tiles-data_0.28.0-1.1_all.deb"
+  "cube2-data_1.3-1_all.deb|73c8781495578c1540c483a2e8351fd1fbc6ab67c71dd7d0928af48097b9ecb7|$POOL/pool/main/c/cube2-data/cube2-data_1.3-1_all.deb"
   "endless-sky-data_0.9.8-1.2_all.deb|e45835e05a11e84bb1a890a0ded390246a53b8318f21a25925aa70fa54f80c13|$POOL/pool/main/e/endless-sky/endless-sky-data_0.9.8-1.2_all.deb"
-  "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
   "flare-game_1.14-1_all.deb|4ab6a8298276013d35a0806257e130d992761af1b749041433b409c3dafec508|$POOL/pool/main/f/flare-game/flare-game_1.14-1_all.deb"
+  "freedink-data_1.08.20190120-2_all.deb|5c3f0c22958364460057d9df5318a9a2a0fb84b9174cab57a9d50ad03a73d66c|$POOL/pool/main/f/freedink-data/freedink-data_1.08.20190120-2_all.deb"
+  "freedoom_0.12.1-2_all.deb|c5b7cf1aa6dde8c980271981ce75b9b4a9e7b634b9db93d471f54bab7a8e1290|$POOL/pool/main/f/freedoom/freedoom_0.12.1-2_all.deb"
   "freeorion-data_0.4.10.2-1_all.deb|911a15d562f9c2a454eda03d4ed9e9ddc01be850d415652f257fe14660896017|$POOL/pool/main/f/freeorion/freeorion-data_0.4.10.2-1_all.deb"
   "gnome-backgrounds_43.1-1_all.deb|a670dea21572652127d6e55f9cdb3a226d0037854fdbfd037003c7d00ee0dc4e|$POOL/pool/main/g/gnome-backgrounds/gnome-backgrounds_43.1-1_all.deb"
   "hedgewars-data_1.0.2-6_all.deb|722225903a72604403e6e0026e40e9a6953f47a74d94efc5f55504bc05bb4761|$POOL/pool/main/h/hedgewars/hedgewars-data_1.0.2-6_all.deb"
+  "holotz-castle-data_1.3.14-12_all.deb|2fb9943863ef48b4b7f79ae340e7d5ef5f5ecd56a8d5b6bc1b04bf5765b60c6f|$POOL/pool/main/h/holotz-castle/holotz-castle-data_1.3.14-12_all.deb"
+  "jigzo-data_0.6.1-7.1_all.deb|fd586fef4a099b471b69036b79d347b6ec416ab12588fcb4e68cdb1f0b042c35|$POOL/pool/main/j/jigzo/jigzo-data_0.6.1-7.1_all.deb"
   "megaglest-data_3.13.0-3_all.deb|ed4783d9fc78e201a548b266f7c30325eb16cfd58a20bf4597dd6e622f84a07e|$POOL/pool/main/m/megaglest-data/megaglest-data_3.13.0-3_all.deb"
+  "nexuiz-data_2.5.2-12_all.deb|5d4a4e293d9382be3b8edf6ec2d9f39d2a16f49467618b2316fbfa400acecf0e|$POOL/pool/main/n/nexuiz-data/nexuiz-data_2.5.2-12_all.deb"
+  "openarena-081-players_0.8.5split-14_all.deb|34b80557c998079689a83b723976eafa7f85c9e36ba6f967e62c55c2a3204b62|$POOL/pool/main/o/openarena-players/openarena-081-players_0.8.5split-14_all.deb"
+  "openarena-088-data_0.8.8-12_all.deb|277dd6d46d057d65884596f606c79c7393d9c0e240f6e4c4981706231f4ab00d|$POOL/pool/main/o/openarena-088-data/openarena-088-data_0.8.8-12_all.deb"
   "openclipart-png_0.18+dfsg-19_all.deb|f07f1545a2970c2cf3fa339bc2405da1a95cf2b1827bfa05bf73eb1c20291c02|$POOL/pool/main/o/openclipart/openclipart-png_0.18+dfsg-19_all.deb"
+  "palapeli-data_22.12.3-1_all.deb|69a15dce2ac25ed8708ac518cd0cee5f4eb0c70ed15da2fdb8899a19ac0ee058|$POOL/pool/main/p/palapeli/palapeli-data_22.12.3-1_all.deb"
   "plasma-workspace-wallpapers_5.27.5-2_all.deb|32cd18b71c8c938a18b3b351f217c02ac590e323caa3cf322fbb875ce8892f8b|$POOL/pool/main/p/plasma-workspace-wallpapers/plasma-workspace-wallpapers_5.27.5-2_all.deb"
   "supertux-data_0.6.3-2_all.deb|a6ad8865972f1dbb5e7b49f4e1b381dd16a68f3028a3502cfeaca2400285d27f|$POOL/pool/main/s/supertux/supertux-data_0.6.3-2_all.deb"
+  "teeworlds-data_0.7.5-2_all.deb|b8672bba1a74d0fee98241766b1415f92545f45cbccff3ea6fbca8bde2dfe2a4|$POOL/pool/main/t/teeworlds/teeworlds-data_0.7.5-2_all.deb"
   "tuxpaint-stamps-default_2022.06.04-1_all.deb|6db6c1bfc870a47f1499d6203b083522eacb57c5f9c87d468f2e92eb6d9d5f34|$POOL/pool/main/t/tuxpaint-stamps/tuxpaint-stamps-default_2022.06.04-1_all.deb"
   "ufoai-data_2.5-2_all.deb|de889e5fe78c054724c3fa584e26591362f3e479488e92c9788ce1cd68b6ac22|$POOL/pool/main/u/ufoai-data/ufoai-data_2.5-2_all.deb"
   "wesnoth-1.16-data_1.16.9-1_all.deb|1012b964bd412a6770685e3324ae3b61e176caff7846192d1ee63d55cd621e26|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-data_1.16.9-1_all.deb"
@@ -75,6 +86,7 @@ DEBS=(
   "wesnoth-1.16-tsg_1.16.9-1_all.deb|38b5f564253b8e0d9c093b2b7c58aabfef24f688968d9cbaf42abfc1e76d8288|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-tsg_1.16.9-1_all.deb"
   "wesnoth-1.16-ttb_1.16.9-1_all.deb|d0d45693665305191488553ade8dc1d0aa26ab17d4bffae3bf6969db4a766329|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-ttb_1.16.9-1_all.deb"
   "wesnoth-1.16-utbs_1.16.9-1_all.deb|81e05717bebbfb6348c0bed2cd6ce2560c4fd9205ed419c2e7bc039b4a70e228|$POOL/pool/main/w/wesnoth-1.16/wesnoth-1.16-utbs_1.16.9-1_all.deb"
+  "widelands-data_1.1-3_all.deb|0e23d645b15bcfb9e3bcae0de9bc1bdfa75a6ecb36b2e449759d6eb0b4bbd8fb|$POOL/pool/main/w/widelands/widelands-data_1.1-3_all.deb"
 )
 fetch_checked "$CACHE/debs" "${DEBS[@]}"
 
@@ -87,7 +99,7 @@ for entry in "${DEBS[@]}"; do
   rest=${file#*_}
   version=${rest%%_*}
   dir="$CACHE/x/${pkg}_${version}"
-  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); sub(/\.png@[0-9,]*$/, ".png", path); print "." path }' "$MANIFEST" | sort -u)
+  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); sub(/\.ff:.*$/, ".ff", path); sub(/\.pzl:.*$/, ".pzl", path); sub(/\.png@[0-9,]*$/, ".png", path); print "." path }' "$MANIFEST" | sort -u)
   [ -n "$want" ] || continue
   if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
   echo "unpacking $file" >&2

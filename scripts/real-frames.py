@@ -18,12 +18,15 @@ sha256 is that of the lump's bytes, and it is decoded here (Doom picture format,
 WAD's PLAYPAL) and enlarged by a whole factor with nearest-neighbour pixels to about 240 px, as a
 game would show it, before the conversion below. A path of the form <file>.pk3:<member> names one
 file inside a Quake-style .pk3 (a zip archive; UFO: Alien Invasion): its sha256 is that of the
+member's bytes; a member picture under 150 px is enlarged like a sprite (below). <file>.ff:<member>
+names one BMP inside a Dink Smallwood FastFile (Freedink), pure white its transparent colour, and
+<file>.pzl:<member> one picture inside a jigzo puzzle file; the sha256 of each is that of the
 member's bytes. A path of the form <file>.png@X,Y,W,H names one tile of a tile sheet (Cataclysm: DDA's
 and Angband's sprites): the W x H rectangle at X,Y; its sha256 is that of the tile's RGBA pixels
 (row by row, 4 bytes per pixel), so it does not depend on how the sheet is compressed. A tile is
 shown like any small picture (below).
 
-A picture file (not a lump or member) smaller than 150 px on its longer side (a unit sprite, a face) is
+A picture file or archive member (not a WAD lump) smaller than 150 px on its longer side (a unit sprite, a face) is
 shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
 enlarged by a whole factor with nearest-neighbour pixels to about 240 px, before the conversion
 below.
@@ -106,10 +109,49 @@ def wad_picture(path, lump):
     return lumps[lump], doom_picture(lumps[lump], palette)
 
 
+def shown(im):
+    """A member picture as the game shows it: small ones (under SPRITE_SIDE) enlarged like sprites."""
+    im.load()
+    return enlarge_sprite(im) if max(im.size) < SPRITE_SIDE else im
+
+
 def pk3_member(path, member):
     with zipfile.ZipFile(path) as archive:
         data = archive.read(member)
-    return data, Image.open(io.BytesIO(data))
+    return data, shown(Image.open(io.BytesIO(data)))
+
+
+def ff_member(path, member):
+    """One BMP inside a Dink Smallwood FastFile (`dir.ff`: a count, then (offset, 13-byte name)
+    entries, the last one only marking the end). Pure white is Dink's transparent colour."""
+    with open(path, "rb") as f:
+        data = f.read()
+    (count,) = struct.unpack("<i", data[:4])
+    entries = [struct.unpack("<i13s", data[4 + 17 * i : 21 + 17 * i]) for i in range(count)]
+    for (start, name), (end, _) in zip(entries, entries[1:]):
+        if name.split(b"\0")[0].decode("ascii") == member:
+            bmp = data[start:end]
+            im = Image.open(io.BytesIO(bmp)).convert("RGBA")
+            im.putdata([(r, g, b, 0 if (r, g, b) == (255, 255, 255) else 255) for r, g, b, _ in im.getdata()])
+            return bmp, shown(im)
+    raise KeyError(member)
+
+
+def pzl_member(path, member):
+    """One file inside a jigzo puzzle (`.pzl`: four header lines, then name, size and bytes of
+    each file in turn)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos = sum(len(line) + 1 for line in data.split(b"\n", 4)[:4])
+    while pos < len(data):
+        name_end = data.index(b"\n", pos)
+        size_end = data.index(b"\n", name_end + 1)
+        size = int(data[name_end + 1 : size_end])
+        if data[pos:name_end].decode("utf-8") == member:
+            body = data[size_end + 1 : size_end + 1 + size]
+            return body, shown(Image.open(io.BytesIO(body)))
+        pos = size_end + 1 + size
+    raise KeyError(member)
 
 
 def sheet_tile(path, rectangle):
@@ -122,7 +164,7 @@ def sheet_tile(path, rectangle):
 
 def split_path(path):
     """(file in the package, lump, member or tile inside it or "", kind) for a manifest path."""
-    for kind, sep in ((".wad", ":"), (".pk3", ":"), (".png", "@")):
+    for kind, sep in ((".wad", ":"), (".pk3", ":"), (".ff", ":"), (".pzl", ":"), (".png", "@")):
         head, found, inner = path.partition(kind + sep)
         if found:
             return head + kind, inner, kind
@@ -165,6 +207,9 @@ def convert(src, dst, ident, picture=None):
     os.replace(tmp, dst)
 
 
+MEMBER_READERS = {".wad": wad_picture, ".pk3": pk3_member, ".ff": ff_member, ".pzl": pzl_member, ".png": sheet_tile}
+
+
 def main():
     manifest, extracted, out = sys.argv[1:4]
     with open(manifest, encoding="utf-8") as f:
@@ -181,7 +226,7 @@ def main():
             continue
         picture = None
         if inner:
-            data, picture = {".wad": wad_picture, ".pk3": pk3_member, ".png": sheet_tile}[kind](src, inner)
+            data, picture = MEMBER_READERS[kind](src, inner)
             digest = hashlib.sha256(data).hexdigest()
         else:
             digest = sha256(src)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The default model (2.4, issue 22): two heads on EfficientNet-Lite2 at 192 px joined by a gate
+# The default model (2.5, issue 22): two heads on EfficientNet-Lite2 at 192 px joined by a gate
 # (`leamoji train --experts`; docs/model.md, "The default model"):
 #
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
 #              weighted by its source (scripts/source-weights.py), and 30 generated classic
 #              scenes per mood: what answers for real footage
-#   secondary  a head with 64 hidden units, --l2 0.1, on the weighted real frames, 300 generated varied
+#   secondary  a head with 64 hidden units, --l2 0.1, on the weighted real frames, 450 generated varied
 #              and 150 classic scenes per mood: what answers for generated scenes (the sample
-#              videos' look)
+#              videos' look; 300 varied until 2.4, raised when 2.5's real frames grew by a quarter
+#              and its held-out varied scenes fell to 86.7 %)
 #   gate       a linear head on the real frames (Primary/) against the generated scenes
 #              (Secondary/): which of the two answers, per picture
 #
@@ -20,7 +21,9 @@
 # (default: the release build), REAL_CHECK=0 (skip scoring on the real check set),
 # REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh), REAL_TRAIN
 # (the real frames' folder, default .build/real-frames/train: a trial's own copy),
-# SOURCE_WEIGHTS=0 (each real frame once, unweighted: models 2.2 and 2.3). The
+# REAL_MANIFEST (the manifest source-weights.py groups them by, default
+# data/real-frames/manifest.tsv: a trial's own), SOURCE_WEIGHTS=0 (each real frame once,
+# unweighted: models 2.2 and 2.3). The
 # backbone, .build/efficientnet-lite2-192.safetensors, is converted when missing (Apache-2.0,
 # scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
 # --created give the same bytes.
@@ -38,14 +41,14 @@ require_training_inputs train-default-model "$BIN"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-generated_scenes "$BIN" "$WORK" "$SEED" 300 150
+generated_scenes "$BIN" "$WORK" "$SEED" 450 150
 
 # The real frames, each linked round(sqrt(N / n)) times, n its (package, label) group's size and N
 # the largest group's: so that Wesnoth's 133 scary sprites do not decide alone what scary is.
 REAL=$REAL_TRAIN
 if [ "${SOURCE_WEIGHTS:-1}" != 0 ]; then
   REAL="$WORK/real"
-  python3 scripts/source-weights.py "$REAL_TRAIN" data/real-frames/manifest.tsv "$REAL"
+  python3 scripts/source-weights.py "$REAL_TRAIN" "${REAL_MANIFEST:-data/real-frames/manifest.tsv}" "$REAL"
 fi
 
 # Folders of links: the real frames under their own names, generated scenes as gen-* and
