@@ -26,8 +26,8 @@ and Angband's sprites): the W x H rectangle at X,Y; its sha256 is that of the ti
 (row by row, 4 bytes per pixel), so it does not depend on how the sheet is compressed. A tile is
 shown like any small picture (below).
 
-A picture file or archive member (not a WAD lump) smaller than 150 px on its longer side (a unit sprite, a face) is
-shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
+A picture file or archive member (not a WAD lump) smaller than 150 px on its longer side (a unit
+sprite, a face) is shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
 enlarged by a whole factor with nearest-neighbour pixels to about 240 px, before the conversion
 below.
 
