@@ -91,15 +91,17 @@ DEBS=(
 fetch_checked "$CACHE/debs" "${DEBS[@]}"
 
 # Unpack each package's manifest files into $CACHE/x/<package>_<version>/ (once per manifest:
-# the list of wanted paths is kept beside it and compared).
+# the list of wanted paths is kept beside it and compared). real-frames.py names the file each
+# manifest path is in (a WAD, an archive, a tile sheet), as it reads them.
 mkdir -p "$CACHE/x"
+files=$("$PYTHON" scripts/real-frames.py --files "$MANIFEST")
 for entry in "${DEBS[@]}"; do
   IFS='|' read -r file _ _ <<<"$entry"
   pkg=${file%%_*}
   rest=${file#*_}
   version=${rest%%_*}
   dir="$CACHE/x/${pkg}_${version}"
-  want=$(awk -F'\t' -v p="$pkg" -v v="$version" 'NR > 1 && $4 == p && $5 == v { path = $6; sub(/\.wad:[^\/]*$/, ".wad", path); sub(/\.pk3:.*$/, ".pk3", path); sub(/\.ff:.*$/, ".ff", path); sub(/\.pzl:.*$/, ".pzl", path); sub(/\.png@[0-9,]*$/, ".png", path); print "." path }' "$MANIFEST" | sort -u)
+  want=$(awk -F'\t' -v k="${pkg}_${version}" '$1 == k { print $2 }' <<<"$files" | sort -u)
   [ -n "$want" ] || continue
   if [ -f "$dir.list" ] && [ "$(cat "$dir.list")" = "$want" ]; then continue; fi
   echo "unpacking $file" >&2

@@ -4,6 +4,8 @@
 Called by scripts/fetch-real-frames.sh once the pinned packages are downloaded and unpacked:
 
     real-frames.py MANIFEST EXTRACTED OUT
+    real-frames.py --files MANIFEST     (the files to unpack from each package, as
+                                         <package>_<version> TAB ./<file> lines)
 
 For every manifest row the file EXTRACTED/<package>_<version>/<path> must exist and have the
 manifest's sha256 (anything else stops the run with exit status 1, naming the file). It is then
@@ -50,6 +52,9 @@ try:
     from PIL import Image
 except ImportError:
     sys.exit("Pillow is needed: apt-get install python3-pil")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import real_manifest  # noqa: E402
 
 Image.MAX_IMAGE_PIXELS = None
 BACKGROUNDS = [(0, 0, 0), (255, 255, 255), (128, 128, 128), (40, 52, 88)]
@@ -110,7 +115,8 @@ def wad_picture(path, lump):
 
 
 def shown(im):
-    """A member picture as the game shows it: small ones (under SPRITE_SIDE) enlarged like sprites."""
+    """A picture file or member as the game shows it: small ones (under SPRITE_SIDE) enlarged like
+    sprites."""
     im.load()
     return enlarge_sprite(im) if max(im.size) < SPRITE_SIDE else im
 
@@ -187,10 +193,7 @@ def enlarge_sprite(im):
 
 
 def convert(src, dst, ident, picture=None):
-    im = picture if picture is not None else Image.open(src)
-    im.load()
-    if picture is None and max(im.size) < SPRITE_SIDE:
-        im = enlarge_sprite(im)
+    im = picture if picture is not None else shown(Image.open(src))
     if im.mode in ("P", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
         im = im.convert("RGBA")
     if im.mode == "RGBA":
@@ -210,11 +213,18 @@ def convert(src, dst, ident, picture=None):
 MEMBER_READERS = {".wad": wad_picture, ".pk3": pk3_member, ".ff": ff_member, ".pzl": pzl_member, ".png": sheet_tile}
 
 
+def package_files(rows):
+    """The files each package must unpack, as `<package>_<version>\t./<file>` lines (sorted, once
+    each): the WAD, archive or tile sheet of a path naming something inside one."""
+    return sorted({f"{r['package']}_{r['version']}\t.{split_path(r['path'])[0]}" for r in rows})
+
+
 def main():
+    if sys.argv[1:2] == ["--files"]:
+        print("\n".join(package_files(real_manifest.rows(sys.argv[2]).values())))
+        return
     manifest, extracted, out = sys.argv[1:4]
-    with open(manifest, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f if line.strip()]
+    rows = list(real_manifest.rows(manifest).values())
     counts = {}
     bad = 0
     for row in rows:
