@@ -160,11 +160,18 @@ def pzl_member(path, member):
     raise KeyError(member)
 
 
+@functools.lru_cache(maxsize=None)
+def sheet_rgba(path):
+    """A tile sheet, decoded once as RGBA: hundreds of manifest rows cut their tiles from the same
+    few sheets (about 8 million pixels in all)."""
+    with Image.open(path) as sheet:
+        return sheet.convert("RGBA")
+
+
 def sheet_tile(path, rectangle):
     """One W x H tile at X,Y of a tile sheet, as RGBA: (its pixel bytes, the picture)."""
     x, y, w, h = (int(v) for v in rectangle.split(","))
-    with Image.open(path) as sheet:
-        tile = sheet.convert("RGBA").crop((x, y, x + w, y + h))
+    tile = sheet_rgba(path).crop((x, y, x + w, y + h))
     return tile.tobytes(), enlarge_sprite(tile)
 
 
