@@ -21,9 +21,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import real_manifest  # noqa: E402
 
-# The ROC area, its bootstrap interval over items, the percentages and the sensitivities' thresholds
-# are the check set's own
-# (scripts/real-check-report.py), so both judges count alike; here every still is one item.
+# The ROC area, its bootstrap interval over items, the percentages and the sensitivities'
+# thresholds are the check set's own (scripts/real-check-report.py), so both judges count alike;
+# here every still is one item.
 _spec = importlib.util.spec_from_file_location(
     "real_check_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-check-report.py"))
 _check = importlib.util.module_from_spec(_spec)

@@ -19,8 +19,9 @@ The thresholds of --sensitivity normal, high and low are tuned on the timeline t
 recomputed from the per-second probabilities for each threshold (scene_timeline.py), after a
 check that the recomputed timeline at the threshold analyze ran with is the one analyze wrote
 (REAL_CHECK_SENSITIVITY, analyze's --sensitivity: normal, high, low or a probability, and
-REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thresholds). REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and
-REAL_CHECK_TUNED_LOW name files to write them to; REAL_CHECK_SUMMARY one for a one-line summary.
+REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thresholds).
+REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and REAL_CHECK_TUNED_LOW name files to write them to;
+REAL_CHECK_SUMMARY one for a one-line summary.
 """
 import json
 import os

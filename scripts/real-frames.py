@@ -29,9 +29,9 @@ and Angband's sprites): the W x H rectangle at X,Y; its sha256 is that of the ti
 shown like any small picture (below).
 
 A picture file or archive member (not a WAD lump) smaller than 150 px on its longer side (a unit
-sprite, a face) is shown as a game would show it up close: cropped to its opaque pixels (plus a 2 px margin) and
-enlarged by a whole factor with nearest-neighbour pixels to about 240 px, before the conversion
-below.
+sprite, a face) is shown as a game would show it up close: cropped to its opaque pixels (plus a
+2 px margin) and enlarged by a whole factor with nearest-neighbour pixels to about 240 px, before
+the conversion below.
 
 Conversion, the same on every machine with Debian 12's python3-pil (Pillow 9.4):
   * transparent pixels (portraits, stamps, sprites) are composited over a flat background picked

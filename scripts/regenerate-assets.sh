@@ -16,15 +16,15 @@
 # picture (train --experts): a linear head for real footage, trained on the real labelled frames
 # of data/real-frames/manifest.tsv weighted by source (scripts/source-weights.py), and one for
 # leamoji's generated scenes (450 varied and 150 classic per mood, the classic ones being the
-# sample videos' look); scripts/train-default-model.sh and docs/model.md, "The default model". Its card's creation date is fixed (MODEL_CREATED), so
-# the run writes the committed file again byte for byte: training uses no maths library
-# function whose last bit could differ between hosts (LeamojiCore's PortableMath;
-# docs/network-kernels.md) and the features do not depend on the thread count. The previous
-# defaults (2.4: the real frames of 12 fewer packages, without the 3D renders, level shots and
-# photos of OpenArena, Nexuiz, Widelands and others, and 300 varied scenes per mood; 2.3: every
-# real picture weighted alike; 2.2: 2.3's heads, its thresholds tuned per second before the
-# smoothing; 2.1: one head on EfficientNet-Lite0; 2.0: fewer real frames; 1.2: generated scenes
-# only) were made by this script's earlier versions, in git history.
+# sample videos' look); scripts/train-default-model.sh and docs/model.md, "The default model". Its
+# card's creation date is fixed (MODEL_CREATED), so the run writes the committed file again byte
+# for byte: training uses no maths library function whose last bit could differ between hosts
+# (LeamojiCore's PortableMath; docs/network-kernels.md) and the features do not depend on the
+# thread count. The previous defaults (2.4: the real frames of 12 fewer packages, without the 3D
+# renders, level shots and photos of OpenArena, Nexuiz, Widelands and others, and 300 varied
+# scenes per mood; 2.3: every real picture weighted alike; 2.2: 2.3's heads, its thresholds tuned
+# per second before the smoothing; 2.1: one head on EfficientNet-Lite0; 2.0: fewer real frames;
+# 1.2: generated scenes only) were made by this script's earlier versions, in git history.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: two heads on the EfficientNet-Lite2 ImageNet backbone at 192 px (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh) and a gate that picks one per picture: a linear head for real footage, trained on real labelled pictures from Debian packages (game and film art, portraits, unit sprites, 3D renders, level shots, photos, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, Freedink, OpenArena, Nexuiz, Cube 2, Widelands, Blob Wars, Alien Blaster, Holotz's Castle, Teeworlds, Palapeli and jigzo, GNOME and KDE wallpapers; GPL-2+, GPL-2, GPL-3+, CC-BY-SA-3.0, CC-BY-3.0, GFDL-1.3, Zlib; each file in data/real-frames/manifest.tsv; each package's pictures of a label weighted by the square root of their number), and one for leamoji's generated scenes (varied and classic). Its scary thresholds are tuned on the timeline a parent sees (after smoothing) of a real check set from other packages (Freedoom, Flare, Endless Sky, Openclipart, Blocks of the Undead, Ardentryst) and PyPI footage. It still misses about a fifth of the real frightening seconds of its check set, and more on art unlike its training data; see evaluation and docs/model.md."

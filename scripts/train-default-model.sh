@@ -5,10 +5,10 @@
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
 #              weighted by its source (scripts/source-weights.py), and 30 generated classic
 #              scenes per mood: what answers for real footage
-#   secondary  a head with 64 hidden units, --l2 0.1, on the weighted real frames, 450 generated varied
-#              and 150 classic scenes per mood: what answers for generated scenes (the sample
-#              videos' look; 300 varied until 2.4, raised when 2.5's real frames grew by a quarter
-#              and its held-out varied scenes fell to 86.7 %)
+#   secondary  a head with 64 hidden units, --l2 0.1, on the weighted real frames, 450
+#              generated varied and 150 classic scenes per mood: what answers for generated
+#              scenes (the sample videos' look; 300 varied until 2.4, raised when 2.5's real
+#              frames grew by a quarter and its held-out varied scenes fell to 86.7 %)
 #   gate       a linear head on the real frames (Primary/) against the generated scenes
 #              (Secondary/): which of the two answers, per picture
 #
