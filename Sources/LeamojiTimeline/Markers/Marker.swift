@@ -4,10 +4,13 @@ public struct SecondScore: Equatable, Sendable {
   public var second: Double
   /// One probability per label, in the label order of the model (softmax output).
   public var probabilities: [Float]
+  /// The second's sound and pace; nil for a video without sound (the picture decides alone).
+  public var signals: SecondSignals?
 
-  public init(second: Double, probabilities: [Float]) {
+  public init(second: Double, probabilities: [Float], signals: SecondSignals? = nil) {
     self.second = second
     self.probabilities = probabilities
+    self.signals = signals
   }
 }
 
@@ -25,14 +28,24 @@ public struct Marker: Codable, Equatable, Sendable {
   public var label: String
   /// Where the scene starts, in seconds (the first sample with this label).
   public var second: Double
+  /// What made a scary scene scary (`picture`, `sound`, `sudden`, in that order), for videos
+  /// analysed with their sound; absent otherwise and on other labels (old readers ignore it).
+  public var firedBy: [String]?
 
-  public init(confidence: Double, cueAt: Double, emoji: String, label: String, second: Double) {
+  public init(
+    confidence: Double, cueAt: Double, emoji: String, label: String, second: Double,
+    firedBy: [String]? = nil
+  ) {
     self.confidence = confidence
     self.cueAt = cueAt
     self.emoji = emoji
     self.label = label
     self.second = second
+    self.firedBy = firedBy
   }
+
+  /// The signals of `firedBy` that leamoji knows, in order.
+  public var signals: [Signal] { (firedBy ?? []).compactMap(Signal.init(rawValue:)).sorted() }
 }
 
 /// Per-second probabilities as written by `analyze --frames`: the smoothed label and every
@@ -44,11 +57,21 @@ public struct FrameScore: Codable, Equatable, Sendable {
   public var label: String
   /// Label → probability, as the classifier produced them.
   public var probabilities: [String: Double]
+  /// The second's intensity (0…1, 4 decimals), for videos analysed with their sound.
+  public var intensity: Double?
+  /// What fired a scary second before smoothing (see `Marker.firedBy`), when anything did and
+  /// the video was analysed with its sound.
+  public var firedBy: [String]?
 
-  public init(second: Double, label: String, probabilities: [String: Double]) {
+  public init(
+    second: Double, label: String, probabilities: [String: Double], intensity: Double? = nil,
+    firedBy: [String]? = nil
+  ) {
     self.second = second
     self.label = label
     self.probabilities = probabilities
+    self.intensity = intensity
+    self.firedBy = firedBy
   }
 }
 

@@ -29,6 +29,9 @@ public struct MarkerEncoder: Sendable {
   public var scaryThreshold: Double? = nil
   /// Seconds between samples: the sampler's interval.
   public var interval: Double
+  /// How sound and pace join the picture, for scores that carry signals (see `SignalFusion`);
+  /// scores without signals are labelled by the picture alone, as before.
+  public var fusion: SignalFusion = .standard
 
   /// - Precondition: `labels` is not empty, `interval > 0`, `seekAhead >= 0`,
   ///   `minimumSceneLength >= 0`.
@@ -54,7 +57,9 @@ public struct MarkerEncoder: Sendable {
       $0.element.second != $1.element.second
         ? $0.element.second < $1.element.second : $0.offset < $1.offset
     }.map(\.element)
-    guard !ordered.isEmpty else { return EncodedTimeline(markers: [], frames: [], labels: []) }
+    guard !ordered.isEmpty else {
+      return EncodedTimeline(markers: [], frames: [], labels: [], events: [])
+    }
     let rows: [[Double]] = ordered.map { score in
       precondition(
         score.probabilities.count == labels.count,
@@ -62,11 +67,25 @@ public struct MarkerEncoder: Sendable {
       )
       return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
     }
-    let raw = rows.map(label(of:))
+    let withSignals = ordered.contains { $0.signals != nil }
+    let fired = firedSignals(ordered, rows: rows)
+    let scary = labels.firstIndex { $0.name == Label.scary.name }
+    let raw = rows.indices.map { i in
+      if let scary, !fired[i].isEmpty { return scary }
+      let picture = label(of: rows[i])
+      guard let scary, picture == scary, withSignals else { return picture }
+      // The picture alone would say scary, but it may not fire (`--signals` without picture).
+      var others = rows[i]
+      others[scary] = -1
+      return Self.argmax(others)
+    }
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
       labels: raw, probabilities: rows)
 
+    func names(_ signals: Set<Signal>) -> [String]? {
+      signals.isEmpty ? nil : signals.sorted().map(\.rawValue)
+    }
     var markers: [Marker] = []
     var start = 0
     while start < ordered.count {
@@ -75,13 +94,16 @@ public struct MarkerEncoder: Sendable {
       let label = smoothed[start]
       let total = rows[start..<end].reduce(0.0) { $0 + $1[label] }
       let second = Rounding.time(ordered[start].second)
+      let why: Set<Signal> =
+        withSignals && label == scary ? fired[start..<end].reduce([]) { $0.union($1) } : []
       markers.append(
         Marker(
           confidence: Rounding.probability(total / Double(end - start)),
           cueAt: Rounding.time(max(0, second - seekAhead)),
           emoji: labels[label].emoji,
           label: labels[label].name,
-          second: second))
+          second: second,
+          firedBy: names(why)))
       start = end
     }
     let frames = ordered.indices.map { i in
@@ -90,9 +112,40 @@ public struct MarkerEncoder: Sendable {
         label: labels[smoothed[i]].name,
         probabilities: Dictionary(
           zip(labels.map(\.name), rows[i].map(Rounding.probability)),
-          uniquingKeysWith: { first, _ in first }))
+          uniquingKeysWith: { first, _ in first }),
+        intensity: ordered[i].signals.map { Rounding.probability($0.intensity) },
+        firedBy: withSignals ? names(fired[i]) : nil)
     }
-    return EncodedTimeline(markers: markers, frames: frames, labels: smoothed.map { labels[$0] })
+    let events: [TimelineEvent] =
+      fusion.signals.contains(.sudden)
+      ? ordered.filter { $0.signals?.sudden == true }.map { score in
+        let second = Rounding.time(score.second)
+        return TimelineEvent(
+          cueAt: Rounding.time(max(0, second - seekAhead)), kind: TimelineEvent.sudden,
+          second: second)
+      } : []
+    return EncodedTimeline(
+      markers: markers, frames: frames, labels: smoothed.map { labels[$0] }, events: events)
+  }
+
+  /// The signals that fire for each sample (time order), before smoothing; all empty for a
+  /// video without signals or a model without a scary label.
+  func firedSignals(_ ordered: [SecondScore], rows: [[Double]]) -> [Set<Signal>] {
+    guard let scary = labels.firstIndex(where: { $0.name == Label.scary.name }),
+      ordered.contains(where: { $0.signals != nil })
+    else { return Array(repeating: [], count: ordered.count) }
+    // Without a tuned threshold the picture decides by its most probable label; sound then
+    // compares with an even chance.
+    let threshold = scaryThreshold ?? 0.5
+    var previousSudden = false
+    return ordered.indices.map { i in
+      let signals = ordered[i].signals
+      let fired = fusion.fired(
+        p: rows[i][scary], pictureFires: label(of: rows[i]) == scary, threshold: threshold,
+        signals: signals, previousSudden: previousSudden)
+      previousSudden = signals?.sudden ?? false
+      return fired
+    }
   }
 
   /// The label of one sample before smoothing (step 1), as an index into `labels`: decided
@@ -124,10 +177,15 @@ public struct EncodedTimeline: Equatable, Sendable {
   public var frames: [FrameScore]
   /// The label of each sample after smoothing (the label of `frames`), in time order.
   public var labels: [Label]
+  /// Sudden scares, in time order (empty for a video without sound).
+  public var events: [TimelineEvent]
 
-  public init(markers: [Marker], frames: [FrameScore], labels: [Label]) {
+  public init(
+    markers: [Marker], frames: [FrameScore], labels: [Label], events: [TimelineEvent] = []
+  ) {
     self.markers = markers
     self.frames = frames
     self.labels = labels
+    self.events = events
   }
 }

@@ -66,12 +66,13 @@ public struct CatalogueEntry: Equatable, Sendable {
     let ahead = seekAhead ?? appSeekAhead
     let (markers, form, appMarkers) = reader.markers(object["markers"], seekAhead: ahead)
     let frames = reader.frames(object["frames"])
+    let events = reader.events(object["events"], seekAhead: ahead)
     let lastSecond = max(
       markers.last.map { $0.second + 1 } ?? 0, frames?.last.map { $0.second + 1 } ?? 0)
     let movie = Movie(
       id: id, title: title, description: description, duration: duration ?? lastSecond,
       markers: markers, model: model ?? ModelInfo(labels: [], sha256: ""), poster: poster,
-      seekAhead: ahead, frames: frames)
+      seekAhead: ahead, frames: frames, events: events)
     var entry = CatalogueEntry(
       movie: movie, duration: duration, model: model, markerForm: form, appMarkers: appMarkers,
       otherKeys: object.keys.filter { !leamojiKeys.contains($0) }.sorted(),
@@ -228,7 +229,51 @@ private struct FieldReader {
       confidence: number(marker["confidence"], path + ".confidence") ?? 1,
       cueAt: number(marker["cueAt"], path + ".cueAt") ?? Rounding.time(max(0, second - seekAhead)),
       emoji: string(marker["emoji"], path + ".emoji") ?? Label(name: label).emoji,
-      label: label, second: second)
+      label: label, second: second, firedBy: strings(marker["firedBy"], path + ".firedBy"))
+  }
+
+  /// An array of strings (`firedBy`); nil when absent or unreadable (noted).
+  private mutating func strings(_ value: RawJSON?, _ path: String) -> [String]? {
+    switch value {
+    case nil, .null?: return nil
+    case .array(let items)?:
+      var texts: [String] = []
+      for item in items {
+        guard case .string(let text) = item else {
+          note(path, "an array of strings", value!)
+          return nil
+        }
+        texts.append(text)
+      }
+      return texts
+    case let other?:
+      note(path, "an array of strings", other)
+      return nil
+    }
+  }
+
+  /// The entry's `events` (sudden scares); unreadable items are noted and skipped.
+  mutating func events(_ value: RawJSON?, seekAhead: Double) -> [TimelineEvent]? {
+    guard let value, value != .null else { return nil }
+    guard case .array(let items) = value else {
+      note("events", "an array", value)
+      return nil
+    }
+    var events: [TimelineEvent] = []
+    for (index, item) in items.enumerated() {
+      let path = "events[\(index)]"
+      guard case .object(let event) = item, let second = number(event["second"], path + ".second"),
+        let kind = string(event["kind"], path + ".kind")
+      else {
+        problems.append("\(path): expected second and kind")
+        continue
+      }
+      events.append(
+        TimelineEvent(
+          cueAt: number(event["cueAt"], path + ".cueAt")
+            ?? Rounding.time(max(0, second - seekAhead)), kind: kind, second: second))
+    }
+    return events.sorted { $0.second < $1.second }
   }
 
   mutating func frames(_ value: RawJSON?) -> [FrameScore]? {
@@ -254,7 +299,12 @@ private struct FieldReader {
         }
         probabilities[name] = p
       }
-      frames.append(FrameScore(second: second, label: label, probabilities: probabilities))
+      var intensity: Double? = nil
+      if case .number(let value)? = frame["intensity"] { intensity = value }
+      frames.append(
+        FrameScore(
+          second: second, label: label, probabilities: probabilities, intensity: intensity,
+          firedBy: strings(frame["firedBy"], "frames[\(index)].firedBy")))
     }
     return frames
   }

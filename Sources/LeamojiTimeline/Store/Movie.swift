@@ -22,10 +22,13 @@ public struct Movie: Codable, Equatable, Sendable {
   public var title: String
   /// Per-sample probabilities, present only when `analyze --frames` asked for them.
   public var frames: [FrameScore]?
+  /// Sudden scares (jump scares) found with the video's sound; absent when there are none.
+  public var events: [TimelineEvent]?
 
   public init(
     id: String, title: String, description: String = "", duration: Double, markers: [Marker],
-    model: ModelInfo, poster: String? = nil, seekAhead: Double, frames: [FrameScore]? = nil
+    model: ModelInfo, poster: String? = nil, seekAhead: Double, frames: [FrameScore]? = nil,
+    events: [TimelineEvent]? = nil
   ) {
     self.description = description
     self.duration = duration
@@ -36,10 +39,11 @@ public struct Movie: Codable, Equatable, Sendable {
     self.seekAhead = seekAhead
     self.title = title
     self.frames = frames
+    self.events = events.flatMap { $0.isEmpty ? nil : $0 }
   }
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case description, duration, id, markers, model, poster, seekAhead, title, frames
+    case description, duration, id, markers, model, poster, seekAhead, title, frames, events
   }
 
   public init(from decoder: any Decoder) throws {
@@ -53,6 +57,7 @@ public struct Movie: Codable, Equatable, Sendable {
     poster = try container.decodeIfPresent(String.self, forKey: .poster)
     seekAhead = try container.decode(Double.self, forKey: .seekAhead)
     frames = try container.decodeIfPresent([FrameScore].self, forKey: .frames)
+    events = try container.decodeIfPresent([TimelineEvent].self, forKey: .events)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -66,6 +71,7 @@ public struct Movie: Codable, Equatable, Sendable {
     try container.encode(seekAhead, forKey: .seekAhead)
     try container.encode(title, forKey: .title)
     try container.encodeIfPresent(frames, forKey: .frames)
+    try container.encodeIfPresent(events, forKey: .events)
   }
 }
 

@@ -194,8 +194,15 @@ public enum MovieData {
         return "markers[\(index)].\(name)"
       }
     }
+    for (index, event) in (movie.events ?? []).enumerated() {
+      if !event.second.isFinite { return "events[\(index)].second" }
+      if !event.cueAt.isFinite { return "events[\(index)].cueAt" }
+    }
     for (index, frame) in (movie.frames ?? []).enumerated() {
       if !frame.second.isFinite { return "frames[\(index)].second" }
+      if let intensity = frame.intensity, !intensity.isFinite {
+        return "frames[\(index)].intensity"
+      }
       if let label = frame.probabilities.keys.sorted().first(where: {
         !frame.probabilities[$0]!.isFinite
       }) {
