@@ -153,6 +153,10 @@ public enum FilmPage {
       html += "<span class=\"label\">\(WebText.html(scene.label))</span>"
       let percent = Int((max(0, min(1, scene.confidence)) * 100).rounded())
       html += "<span class=\"conf\" title=\"confidence\">\(percent) %</span>"
+      if let firedBy = scene.firedBy {
+        html += "<span class=\"tag why\" title=\"what fired this warning\">"
+        html += "\(WebText.html(firedBy))\(scene.badges.isEmpty ? "" : " " + WebText.html(scene.badges))</span>"
+      }
       if scene.edited { html += "<span class=\"tag\">edited</span>" }
       html += "</a></li>\n"
     }

@@ -13,6 +13,10 @@ public struct ReportScene: Equatable, Sendable {
   public var confidence: Double
   /// Whether a person's correction (`userEdits`) made this scene.
   public var edited: Bool
+  /// What fired a scary scene (`picture + sound`), when the timeline says.
+  public var firedBy: String? = nil
+  /// Its badges (👂 sound, ⚡ sudden).
+  public var badges: String = ""
 }
 
 /// What the report shows of one catalogue entry, read the way `list` reads it: entries the
@@ -57,7 +61,8 @@ public struct ReportFilm: Equatable, Sendable {
       }
       return ReportScene(
         start: marker.second, end: next, emoji: marker.emoji, label: marker.label,
-        confidence: marker.confidence, edited: edited)
+        confidence: marker.confidence, edited: edited, firedBy: marker.firedByText,
+        badges: marker.badges)
     }
   }
 

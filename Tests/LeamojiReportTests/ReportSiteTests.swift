@@ -215,6 +215,22 @@ struct ReportSiteTests {
     #expect(page.components(separatedBy: "<span class=\"tag\">edited</span>").count == 2)
     #expect(page.contains("corrected in review"))
   }
+
+  @Test("a scary scene says what fired it (picture, sound 👂, sudden ⚡); others say nothing")
+  func firedByShown() throws {
+    let folder = try ScratchFolder.url("report-fired")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let catalogue = """
+      [ { "id" : "f", "duration" : 20, "seekAhead" : 5, "model" : { "labels" : [], "sha256" : "x" },
+          "markers" : [ { "second" : 0, "label" : "happy" },
+                        { "second" : 6, "label" : "scary", "firedBy" : [ "sound", "sudden" ] },
+                        { "second" : 14, "label" : "scary" } ] } ]
+      """
+    _ = try Self.build(catalogue, in: folder, stills: .init())
+    let page = try ReportFixtures.read(folder.appendingPathComponent("site/films/f.html"))
+    #expect(page.contains("sound + sudden 👂⚡</span>"))
+    #expect(page.components(separatedBy: "class=\"tag why\"").count == 2)
+  }
 }
 
 /// The report's size goal on a large catalogue (so not in `make check`: it writes 1,000 pages).

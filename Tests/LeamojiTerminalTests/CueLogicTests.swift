@@ -42,6 +42,16 @@ struct CueLogicTests {
     #expect(state.headsUp == HeadsUp(marker: markers[1], index: 1, secondsUntil: 3))
   }
 
+  @Test("a heads-up shows 👂 for a scene the sound fired and ⚡ for a sudden one")
+  func headsUpBadges() {
+    var loud = marker("scary", at: 10)
+    loud.firedBy = ["picture", "sound"]
+    var sudden = marker("scary", at: 10)
+    sudden.firedBy = ["sudden", "sound", "unknown"]
+    #expect(summary(8, [marker("happy", at: 0), loud]) == "😀 | 😱👂 scary scene in 2 s")
+    #expect(summary(8, [marker("happy", at: 0), sudden]) == "😀 | 😱👂⚡ scary scene in 2 s")
+  }
+
   @Test("seek-ahead 0: cueAt == second, so there is never a heads-up")
   func seekAheadZero() {
     let list = [marker("happy", at: 0, seekAhead: 0), marker("scary", at: 10, seekAhead: 0)]

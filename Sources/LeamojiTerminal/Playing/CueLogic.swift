@@ -15,9 +15,10 @@ public struct HeadsUp: Equatable, Sendable {
     self.secondsUntil = secondsUntil
   }
 
-  /// The heads-up line, e.g. `😱 scary scene in 3 s` (label and emoji sanitised).
+  /// The heads-up line, e.g. `😱 scary scene in 3 s`, or `😱👂 scary scene in 3 s` when the
+  /// sound fired it (⚡ for a sudden scare); label and emoji sanitised.
   public var text: String {
-    "\(TextWidth.sanitized(marker.emoji)) \(TextWidth.sanitized(marker.label)) scene in \(secondsUntil) s"
+    "\(TextWidth.sanitized(marker.emoji))\(marker.badges) \(TextWidth.sanitized(marker.label)) scene in \(secondsUntil) s"
   }
 }
 

@@ -13,6 +13,29 @@ public enum Signal: String, CaseIterable, Comparable, Codable, Sendable {
   }
 }
 
+extension Signal {
+  /// The mark shown beside a cue this signal fired: 👂 for sound, ⚡ for a sudden scare; the
+  /// picture, the usual case, has none.
+  public var badge: String? {
+    switch self {
+    case .picture: nil
+    case .sound: "👂"
+    case .sudden: "⚡"
+    }
+  }
+}
+
+extension Marker {
+  /// The badges of the signals that fired this marker (`👂`, `⚡`, both, or "").
+  public var badges: String { signals.compactMap(\.badge).joined() }
+
+  /// `picture + sound`, or nil when the marker does not say.
+  public var firedByText: String? {
+    let names = signals.map(\.rawValue)
+    return names.isEmpty ? nil : names.joined(separator: " + ")
+  }
+}
+
 /// What is known of one sampled second besides the picture: computed from its sound and pace
 /// (`LeamojiIntensity`), nil for a video without sound.
 public struct SecondSignals: Equatable, Sendable {

@@ -9,7 +9,9 @@ struct Timeline: ParsableCommand {
     abstract: "Print the emoji timeline of an analysed video.",
     discussion: """
       Give the video file or its id in the timeline file. Each marker shows when its scene \
-      starts, when the cue appears (seek-ahead), the emoji, the label and the confidence.
+      starts, when the cue appears (seek-ahead), the emoji, the label and the confidence; for \
+      a video analysed with its sound, what fired a scary scene (picture, sound 👂, sudden ⚡) \
+      and every sudden scare.
 
       Examples:
         leamoji timeline SampleVideos/meadow-storm.mp4
@@ -64,9 +66,14 @@ struct Timeline: ParsableCommand {
         last && entry.duration == nil
         ? "…" : clock(last ? movie.duration : movie.markers[i + 1].second)
       let confidence = CFormat.string("%.0f%%", Double(marker.confidence) * 100)
+      let why = marker.firedByText.map { ", \($0) \(marker.badges)" } ?? ""
       Console.print(
         "  \(clock(marker.second)) – \(end)  cue at \(clock(marker.cueAt))"
-          + "  \(marker.emoji) \(marker.label) (\(confidence))")
+          + "  \(marker.emoji) \(marker.label) (\(confidence)\(why))")
+    }
+    for event in movie.events ?? [] where event.kind == TimelineEvent.sudden {
+      Console.print(
+        "  ⚡ sudden scare at \(clock(event.second))  cue at \(clock(event.cueAt))")
     }
     Console.printFormatted(
       "  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
