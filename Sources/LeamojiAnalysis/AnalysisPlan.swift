@@ -68,6 +68,15 @@ public struct AnalysisPlan: Sendable {
     public var threads = Classifier.defaultThreads
     /// How readily a second is called scary; `normal` follows the model card's tuned threshold.
     public var sensitivity = Sensitivity.normal
+    /// Which signals may call a second scary (`--signals`): the picture, the sound (with the
+    /// picture's pace) and sudden scares. With the picture alone the sound is not decoded.
+    public var signals: Set<Signal> = Set(Signal.allCases)
+    /// The audio stream to listen to, counted from 0 among the file's audio streams
+    /// (`--audio-stream`); nil: the first one.
+    public var audioStream: Int? = nil
+
+    /// Whether the sound is decoded at all.
+    public var listens: Bool { signals.contains(.sound) || signals.contains(.sudden) }
 
     public init() {}
   }
@@ -99,6 +108,8 @@ public struct AnalysisPlan: Sendable {
   public let encoder: MarkerEncoder
   /// How each video's samples are classified.
   public let batching: VideoAnalysis.Batching
+  /// How sound and pace become each second's signals (the model card's, or the standard).
+  public let fusion: FusionSettings
   /// The timeline file's folder ("" for the current folder): posters and subtitles go there.
   public let folder: String
   public let options: Options
@@ -121,6 +132,11 @@ public struct AnalysisPlan: Sendable {
     encoder.scaryThreshold = options.sensitivity.scaryThreshold(
       tuned: classifier.card.scaryThreshold, high: classifier.card.scaryThresholdHigh,
       low: classifier.card.scaryThresholdLow)
+    let fusion = classifier.card.fusion ?? .standard
+    encoder.fusion = SignalFusion(
+      signals: options.signals, soundWeight: fusion.soundWeight, soundMargin: fusion.soundMargin,
+      pictureFloor: fusion.pictureFloor)
+    self.fusion = fusion
     self.encoder = encoder
     self.batching = VideoAnalysis.Batching(classifier: classifier, threads: options.threads)
     try Self.createFolder(folder, for: output)

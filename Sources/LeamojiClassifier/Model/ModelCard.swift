@@ -37,6 +37,8 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// of it and half-way to 1.
   public var scaryThresholdHigh: Double?
   public var scaryThresholdLow: Double?
+  /// How the timeline joins the picture with sound and pace; nil: `FusionSettings.standard`.
+  public var fusion: FusionSettings?
 
   /// The training images: how many per label, and a digest that changes when any file name
   /// does (SHA-256 of the sorted `label-folder/file` paths, one per line).
@@ -152,6 +154,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
     case scaryThreshold = "scary_threshold"
     case scaryThresholdHigh = "scary_threshold_high"
     case scaryThresholdLow = "scary_threshold_low"
+    case fusion
   }
 
   public init(
@@ -159,7 +162,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
     modelVersion: String? = nil, created: String? = nil, trainingData: TrainingData? = nil,
     training: TrainingRecord? = nil, accuracy: Accuracy? = nil, evaluation: String? = nil,
     scaryThreshold: Double? = nil, scaryThresholdHigh: Double? = nil,
-    scaryThresholdLow: Double? = nil
+    scaryThresholdLow: Double? = nil, fusion: FusionSettings? = nil
   ) {
     self.author = author
     self.description = description
@@ -173,6 +176,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
     self.scaryThreshold = scaryThreshold
     self.scaryThresholdHigh = scaryThresholdHigh
     self.scaryThresholdLow = scaryThresholdLow
+    self.fusion = fusion
   }
 
   /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).
@@ -185,6 +189,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
   public static let keys = [
     "author", "description", "license", "model_version", "created", "training_data", "training",
     "accuracy", "evaluation", "scary_threshold", "scary_threshold_high", "scary_threshold_low",
+    "fusion",
   ]
 
   /// The card's metadata entries (absent fields are absent keys).
@@ -202,6 +207,7 @@ public struct ModelCard: Codable, Equatable, Sendable {
     if let trainingData { entries["training_data"] = ModelFile.jsonEntry(trainingData) }
     if let training { entries["training"] = ModelFile.jsonEntry(training) }
     if let accuracy { entries["accuracy"] = ModelFile.jsonEntry(accuracy) }
+    if let fusion { entries["fusion"] = ModelFile.jsonEntry(fusion) }
     return entries
   }
 
@@ -236,6 +242,14 @@ public struct ModelCard: Codable, Equatable, Sendable {
     card.trainingData = try json("training_data", TrainingData.self)
     card.training = try json("training", TrainingRecord.self)
     card.accuracy = try json("accuracy", Accuracy.self)
+    card.fusion = try json("fusion", FusionSettings.self)
+    if let fusion = card.fusion, !fusion.isValid {
+      throw file.failure(
+        .malformedMetadata(
+          key: "fusion",
+          reason: "numbers out of range (weight 0–1, loud_lu above quiet_lu, rise and change > 0)"
+        ))
+    }
     return card
   }
 

@@ -22,6 +22,8 @@ struct Analyze: ParsableCommand {
         leamoji analyze SampleVideos/meadow-storm.mp4
         leamoji analyze movies/*.mp4 --jobs 2 --vtt --output site/MovieData.json
         leamoji analyze film.mkv --seek-ahead 3 --title "Forest Walk" --json
+        leamoji analyze film.mkv --signals picture          (the picture alone, no sound)
+        leamoji analyze film.mkv --audio-stream 1            (the second audio track)
       """
   )
 
@@ -73,6 +75,18 @@ struct Analyze: ParsableCommand {
       valueName: "level"))
   var sensitivity = "normal"
 
+  @Option(
+    help: ArgumentHelp(
+      "Which signals may call a second scary, comma-separated: picture (the model's p(scary)), sound (loudness relative to the film's own, with the picture), sudden (a steep rise of loudness with a sharp change of picture: a jump scare). picture alone does not decode the sound.",
+      valueName: "list"))
+  var signals = "picture,sound,sudden"
+
+  @Option(
+    help: ArgumentHelp(
+      "The audio stream to listen to, counted from 0 among the file's audio streams (default: the first).",
+      valueName: "n"))
+  var audioStream: Int?
+
   @Flag(help: "Print each stored entry as one line of JSON instead of the summary.")
   var json = false
 
@@ -96,6 +110,13 @@ struct Analyze: ParsableCommand {
         "--sensitivity takes low, normal, high or a probability between 0 and 1 (got '\(sensitivity)')"
       )
     }
+    if Self.parseSignals(signals) == nil {
+      throw ValidationError(
+        "--signals takes picture, sound and sudden, comma-separated (got '\(signals)')")
+    }
+    if let audioStream, audioStream < 0 || audioStream > 255 {
+      throw ValidationError("--audio-stream must be 0 to 255")
+    }
     if videos.count > 1 && (title != nil || description != nil) {
       throw ValidationError("--title and --description apply to one video at a time")
     }
@@ -105,6 +126,16 @@ struct Analyze: ParsableCommand {
         throw ValidationError("--id: \(problem)")
       }
     }
+  }
+
+  /// The signals of a `--signals` list; nil when a name is unknown or none is given.
+  static func parseSignals(_ text: String) -> Set<Signal>? {
+    let names = text.split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    let signals = names.compactMap(Signal.init(rawValue:))
+    guard !names.isEmpty, signals.count == names.count else { return nil }
+    return Set(signals)
   }
 
   func run() throws {
@@ -120,6 +151,8 @@ struct Analyze: ParsableCommand {
     options.title = title
     options.description = description
     options.decodeEverything = decodeAll
+    options.signals = Self.parseSignals(signals) ?? Set(Signal.allCases)
+    options.audioStream = audioStream
     options.threads = max(1, Classifier.defaultThreads / min(jobs, videos.count))
     let plan = try AnalysisPlan(model: model, output: output, options: options)
 
