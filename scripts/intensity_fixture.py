@@ -5,10 +5,10 @@ Usage: intensity_fixture.py [FOLDER]   (default Tests/LeamojiIntensityTests/Fixt
 
 Writes, with NumPy only and a fixed seed:
   intensity-input.pcm    6 s of 16 kHz mono, 16-bit signed little-endian PCM, one second each:
-                         0 silence; 1 silence then a 1 kHz tone at -20 dBFS from 1.3 s;
-                         2 white noise at -30 dBFS RMS; 3 a low rumble (50 + 80 Hz)
-                         over faint noise; 4 clicks every 250 ms over the faint noise; 5 a 2 kHz tone fading out,
-                         then silence from 5.5 s.
+                         0 silence; 1 silence then a 1 kHz tone at -20 dBFS RMS from 1.3 s;
+                         2 white noise at -30 dBFS RMS; 3 a low rumble (50 + 80 Hz) over faint
+                         noise; 4 clicks every 250 ms over the faint noise; 5 a 2 kHz tone
+                         fading out, then silence from 5.5 s.
   intensity-input-N.ppm  four 16x12 binary PPM (P6) pictures: 0 a gradient scene; 1 the same
                          6 levels brighter (no cut); 2 another scene (a cut); 3 that scene moved
                          one pixel right (motion, no cut).

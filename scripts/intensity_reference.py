@@ -65,7 +65,7 @@ def lufs(mean_square):
         return np.maximum(FLOOR, -0.691 + 10 * np.log10(np.asarray(mean_square, dtype=float)))
 
 
-def owner(ends, seconds):
+def owner(ends):
     """The second each block or frame belongs to: the one its (exclusive) end falls in."""
     return [(e - 1) // WINDOW for e in ends]
 
@@ -79,7 +79,7 @@ def loudness_features(x, seconds):
     padded = np.concatenate([np.zeros(20), subs])  # silence before the stream
     peak = np.full(seconds, FLOOR)
     rise = np.full(seconds, -np.inf)
-    for m, second in enumerate(owner((np.arange(len(subs)) + 1) * SUB, seconds)):
+    for m, second in enumerate(owner((np.arange(len(subs)) + 1) * SUB)):
         p = m + 20
         momentary = lufs(padded[p - 3 : p + 1].sum() / (4 * SUB))
         before = lufs(padded[p - 20 : p].sum() / (20 * SUB))
@@ -101,7 +101,7 @@ def spectral_features(x, seconds):
     low_bins = np.arange(1, FRAME // 2 + 1) * RATE / FRAME < LOW_HZ
     low = power[:, 1:][:, low_bins].sum(axis=1)
     total = power[:, 1:].sum(axis=1)
-    seconds_of = owner((np.arange(count) + 1) * HOP, seconds)
+    seconds_of = owner((np.arange(count) + 1) * HOP)
     onsets = onset_frames(flux)
     mean_flux, low_share, onset_count = [], [], []
     for s in range(seconds):

@@ -28,14 +28,14 @@ struct KWeightingTests {
       let g16 = 10 * log10(k16.powerGain(atHertz: hertz, sampleRate: 16_000))
       let g48 = 10 * log10(k48.powerGain(atHertz: hertz, sampleRate: 48_000))
       // The bilinear transform squeezes the shelf towards 8 kHz: a few tenths of a dB at 3 kHz.
-      #expect(abs(g16 - g48) < (hertz <= 1_000 ? 0.05 : 0.5), "\(hertz) Hz: \(g16) vs \(g48)")
+      #expect(abs(g16 - g48) < (hertz <= 1_000 ? 0.1 : 0.5), "\(hertz) Hz: \(g16) vs \(g48)")
     }
   }
 
   @Test("a 1 kHz sine at −20 dBFS reads −23.0 LUFS, as BS.1770 predicts")
   func sineLoudness() {
     var meter = SoundMeter()
-    let tone = Signals.sine(1_000, amplitude: 0.1, seconds: 3)
+    let tone = Signals.sine(1_000, amplitude: 0.1, seconds: 4)
     let seconds = Signals.windows(tone, size: 16_000).map { meter.measure($0) }
     // Mean square 0.005 (−23.01 dB), times the K-weighting's gain at 1 kHz, −0.691.
     let gain = KWeighting(sampleRate: 16_000).powerGain(atHertz: 1_000, sampleRate: 16_000)
@@ -44,10 +44,11 @@ struct KWeightingTests {
       #expect(abs(second.loudness - predicted) < 0.01, "\(second.loudness) vs \(predicted)")
       #expect(abs(second.loudness - -23.01) < 0.1)
       #expect(abs(second.peakMomentary - second.loudness) < 0.01)
-      #expect(abs(second.rise) < 0.05)
     }
-    // 10·log10 of the gain is the 0.691 dB the offset cancels, to within 0.05 dB at 16 kHz.
-    #expect(abs(10 * log10(gain) - 0.691) < 0.05)
+    // Once the 2 s before every block are tone too, nothing rises.
+    for second in seconds.dropFirst(2) { #expect(abs(second.rise) < 0.05, "\(second.rise)") }
+    // The gain is +0.65 dB at 16 kHz (+0.70 dB at 48 kHz), near the 0.691 dB the offset cancels.
+    #expect(abs(10 * log10(gain) - 0.651) < 0.005)
   }
 
   @Test("silence reads −70 LUFS, no rise, no flux, no low share")

@@ -24,7 +24,7 @@ struct RealFFTTests {
           dr += x[t] * cos(angle)
           di += x[t] * sin(angle)
         }
-        #expect(abs(re[k] - dr) < 1e-12 && abs(im[k] - di) < 1e-12, "bin \(k): \(re[k]) \(dr)")
+        #expect(abs(re[k] - dr) < 1e-10 && abs(im[k] - di) < 1e-10, "bin \(k): \(re[k]) \(dr)")
       }
     }
   }

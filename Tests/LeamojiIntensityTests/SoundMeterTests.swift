@@ -18,7 +18,8 @@ struct SoundMeterTests {
     #expect(seconds.count == 5)
     #expect(seconds[3].rise > 40, "\(seconds[3].rise)")
     for k in [0, 1, 2, 4] { #expect(seconds[k].rise <= 0, "second \(k): \(seconds[k].rise)") }
-    #expect(seconds[3].peakMomentary > seconds[3].loudness + 4)
+    // 300 ms of noise: the best 400 ms holds all of it, the second 30 % of it.
+    #expect(seconds[3].peakMomentary > seconds[3].loudness + 3.5)
     #expect(seconds[4].loudness == -70)
   }
 
@@ -64,7 +65,7 @@ struct SoundMeterTests {
     var meter = SoundMeter()
     var start = 0
     var pieces: [SoundSecond] = []
-    for size in [1, 255, 257, 4_000, 10_007, 511, 20_000, 12_969] {
+    for size in [1, 255, 257, 4_000, 10_007, 511, 20_000, 28_969] {
       pieces.append(meter.measure(Array(signal[start..<start + size])))
       start += size
     }
