@@ -18,7 +18,8 @@ public struct SoundSecond: Sendable, Equatable, Codable {
   /// Mean spectral flux of the STFT frames finishing in this window (summed increase of
   /// `ln(1 + 100·|X|)` over 257 bins): how fast the spectrum changes.
   public var flux: Double
-  /// Onsets (sudden spectral increases) found, 3 frames late (see `OnsetPicker`).
+  /// Onsets (sudden spectral increases) found, decided 3 frames (48 ms) late, so an onset in a
+  /// window's last 3 frames counts in the next window (docs/intensity.md).
   public var onsets: Int
   /// The share of the window's spectral energy below 150 Hz (DC left out), in 0…1; 0 when silent.
   public var lowShare: Double
