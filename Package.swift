@@ -79,6 +79,10 @@ let package = Package(
     // the default training data and the sample videos. Pure Swift.
     .target(
       name: "LeamojiScenes", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
+    // Per-second intensity signals that ignore art style (issue 37): loudness, sudden rises,
+    // spectral flux, onsets and rumble from 16 kHz sound; motion and cuts from pictures. Pure Swift.
+    .target(
+      name: "LeamojiIntensity", dependencies: ["LeamojiCore"], swiftSettings: optimisedEvenInDebug),
     // Analysing a video, for any front end: sampling, batched classification, markers, poster,
     // store update; also exporting frames and scene stills, reading images and models. Its
     // errors are one `LeamojiError` enum of four kinds of problem, which the two libraries below
@@ -159,6 +163,10 @@ let package = Package(
     .testTarget(
       name: "LeamojiScenesTests",
       dependencies: ["LeamojiScenes", "LeamojiClassifier", "LeamojiCore", "LeamojiTestSupport"]),
+    .testTarget(
+      name: "LeamojiIntensityTests",
+      dependencies: ["LeamojiIntensity", "LeamojiCore", "LeamojiTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "LeamojiAnalysisTests",
       dependencies: [
