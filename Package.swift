@@ -91,6 +91,7 @@ let package = Package(
       name: "LeamojiAnalysis",
       dependencies: [
         "LeamojiCore", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline",
+        "LeamojiIntensity",
       ]
     ),
     // `label` and `review`: their sessions, journal, screens and key loop.
@@ -171,7 +172,7 @@ let package = Package(
       name: "LeamojiAnalysisTests",
       dependencies: [
         "LeamojiAnalysis", "LeamojiVideo", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline",
-        "LeamojiCore", "LeamojiTestSupport",
+        "LeamojiCore", "LeamojiTestSupport", "LeamojiIntensity",
       ]),
     .testTarget(
       name: "LeamojiLabellingTests",

@@ -130,9 +130,7 @@ struct Analyze: ParsableCommand {
 
   /// The signals of a `--signals` list; nil when a name is unknown or none is given.
   static func parseSignals(_ text: String) -> Set<Signal>? {
-    let names = text.split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces).lowercased()
-    }
+    let names = text.split(separator: ",").map { String($0.filter { $0 != " " }).lowercased() }
     let signals = names.compactMap(Signal.init(rawValue:))
     guard !names.isEmpty, signals.count == names.count else { return nil }
     return Set(signals)
