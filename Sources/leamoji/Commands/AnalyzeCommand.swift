@@ -22,8 +22,7 @@ struct Analyze: ParsableCommand {
         leamoji analyze SampleVideos/meadow-storm.mp4
         leamoji analyze movies/*.mp4 --jobs 2 --vtt --output site/MovieData.json
         leamoji analyze film.mkv --seek-ahead 3 --title "Forest Walk" --json
-        leamoji analyze film.mkv --signals picture          (the picture alone, no sound)
-        leamoji analyze film.mkv --audio-stream 1            (the second audio track)
+        leamoji analyze film.mkv --signals picture
       """
   )
 

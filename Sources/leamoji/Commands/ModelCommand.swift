@@ -141,6 +141,13 @@ struct Model: ParsableCommand {
         "Scary from:    p(scary) \(percent(p)) (analyze --sensitivity normal"
           + (tuned.isEmpty ? "" : "; " + tuned.joined(separator: ", ")) + ")")
     }
+    let fusion = card.fusion ?? .standard
+    out.append(
+      CFormat.string(
+        "Sound:         intensity %g to %+g LU around the film's level, weight %g, margin %g, picture from %g; sudden from a %g dB rise with a %g change of picture",
+        fusion.quietLU, fusion.loudLU, fusion.soundWeight, fusion.soundMargin,
+        fusion.pictureFloor, fusion.suddenRiseDB, fusion.suddenChange)
+        + (card.fusion == nil ? " (leamoji's standard settings)" : ""))
     if let evaluation = card.evaluation {
       out.append("Checked:       \(evaluation)")
     }
