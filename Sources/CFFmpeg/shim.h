@@ -96,13 +96,26 @@ static inline int cffmpeg_same_channel_layout(const AVChannelLayout *a, const AV
 
 /* Sets `*context` to a new resampler from `in_layout`/`in_format`/`in_rate` to packed mono float
  * at `out_rate`, with swresample's default mixing matrix (not yet initialised: swr_init).
- * Returns 0, or a negative AVERROR. */
+ * Returns 0, or a negative AVERROR. FFmpeg 5.1 declares the layouts without `const` (7.x with),
+ * though it only reads them, hence the cast. */
 static inline int cffmpeg_swr_alloc_mono_float(
     SwrContext **context, const AVChannelLayout *in_layout, int in_format, int in_rate,
     int out_rate) {
     AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
-    return swr_alloc_set_opts2(context, &mono, AV_SAMPLE_FMT_FLT, out_rate, in_layout,
+    return swr_alloc_set_opts2(context, &mono, AV_SAMPLE_FMT_FLT, out_rate,
+                               (AVChannelLayout *)in_layout,
                                (enum AVSampleFormat)in_format, in_rate, 0, NULL);
+}
+
+/* Converts `frame`'s samples (all of them; NULL: none, which drains what the resampler holds)
+ * into at most `out_count` packed floats at `out`. Returns the number of samples written, or a
+ * negative AVERROR. The pointer arrays are `uint8_t **` in 5.1 and `* const *` in 7.x. */
+static inline int cffmpeg_swr_convert_to_float(
+    SwrContext *context, float *out, int out_count, const AVFrame *frame) {
+    uint8_t *planes[1] = { (uint8_t *)out };
+    if (!frame) return swr_convert(context, planes, out_count, NULL, 0);
+    return swr_convert(context, planes, out_count, (const uint8_t **)frame->extended_data,
+                       frame->nb_samples);
 }
 
 #endif
