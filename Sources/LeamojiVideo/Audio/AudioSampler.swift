@@ -123,6 +123,9 @@ public final class AudioSampler {
       coverage: Double(covered) / Double(count))
   }
 
+  /// Sound samples held for windows not cut yet (for the memory bound's tests).
+  var heldSamples: Int { placement.heldSamples }
+
   /// The grid position where sample k's window starts.
   static func position(ofSample k: Int, interval: Double) -> Int {
     Int((Double(k) * interval * Double(sampleRate)).rounded())
