@@ -95,16 +95,20 @@ static inline int cffmpeg_same_channel_layout(const AVChannelLayout *a, const AV
 }
 
 /* Sets `*context` to a new resampler from `in_layout`/`in_format`/`in_rate` to packed mono float
- * at `out_rate`, with swresample's default mixing matrix (not yet initialised: swr_init).
- * Returns 0, or a negative AVERROR. FFmpeg 5.1 declares the layouts without `const` (7.x with),
- * though it only reads them, hence the cast. */
+ * at `out_rate`, with swresample's default mixing matrix normalised so that no output can exceed
+ * full scale (`rematrix_maxval` 1, as swresample does by itself for integer output; for float
+ * it would sum: stereo's two -3 dB channels to 1.41 times a sound in both). Not yet
+ * initialised: swr_init. Returns 0, or a negative AVERROR. FFmpeg 5.1 declares the layouts
+ * without `const` (7.x with), though it only reads them, hence the cast. */
 static inline int cffmpeg_swr_alloc_mono_float(
     SwrContext **context, const AVChannelLayout *in_layout, int in_format, int in_rate,
     int out_rate) {
     AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
-    return swr_alloc_set_opts2(context, &mono, AV_SAMPLE_FMT_FLT, out_rate,
-                               (AVChannelLayout *)in_layout,
-                               (enum AVSampleFormat)in_format, in_rate, 0, NULL);
+    int status = swr_alloc_set_opts2(context, &mono, AV_SAMPLE_FMT_FLT, out_rate,
+                                     (AVChannelLayout *)in_layout,
+                                     (enum AVSampleFormat)in_format, in_rate, 0, NULL);
+    if (status < 0) return status;
+    return av_opt_set_double(*context, "rematrix_maxval", 1.0, 0);
 }
 
 /* Converts `frame`'s samples (all of them; NULL: none, which drains what the resampler holds)

@@ -29,7 +29,8 @@ final class AudioDecoder {
   init(format: FormatContext, stream: UnsafeMutablePointer<AVStream>) throws(AudioProblem) {
     self.format = format
     self.stream = stream
-    for index in 0..<Int(format.pointer.pointee.nb_streams) where index != Int(stream.pointee.index) {
+    for index in 0..<Int(format.pointer.pointee.nb_streams) where index != Int(stream.pointee.index)
+    {
       format.pointer.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL
     }
     let parameters = stream.pointee.codecpar
@@ -91,7 +92,8 @@ final class AudioDecoder {
     }
     defer { packet.unref() }
     if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { damagedPackets += 1 }
-    switch FFmpegCall.status(avcodec_send_packet(codec.pointer, packet.pointer), "avcodec_send_packet")
+    switch FFmpegCall.status(
+      avcodec_send_packet(codec.pointer, packet.pointer), "avcodec_send_packet")
     {
     case .success, .again, .endOfFile:
       // EAGAIN cannot happen here: the decoder was just emptied (receive said EAGAIN).

@@ -3,8 +3,10 @@ internal import CFFmpeg
 /// Turns decoded audio frames, whatever their layout, sample format and rate, into mono Float
 /// at one output rate with libswresample.
 ///
-/// Mixing down uses swresample's default matrix (for 5.1: the centre and the front pair at
-/// full weight, the surround pair at -3 dB, the LFE left out; stereo: both channels at -3 dB).
+/// Mixing down uses swresample's default matrix, normalised so that no sum exceeds full scale
+/// (`rematrix_maxval` 1): stereo is the mean of its channels; 5.1 weighs the centre 1, the front
+/// pair 0.707 (-3 dB) and the surround pair 0.5 (-6 dB), leaves out the LFE, and divides by
+/// their sum, 3.41 (measured in `AudioSamplerTests`).
 /// The output is in step with the input: its first sample is the first input sample's instant,
 /// and `drain` gives out the filter's tail at the end of a run. A frame in a different input
 /// format needs a new run (`start`), as does a jump in time (the caller decides).

@@ -15,12 +15,14 @@ final class ResamplerContext {
     var context: OpaquePointer? = nil
     let allocated = cffmpeg_swr_alloc_mono_float(
       &context, &layout.value, format, rate, outputRate)
-    // On failure swr_alloc_set_opts2 frees what it allocated and leaves the pointer NULL.
-    try FFmpegCall.check(allocated, "swr_alloc_set_opts2")
+    // On failure swr_alloc_set_opts2 frees what it allocated and leaves the pointer NULL; a
+    // context it made is freed here when setting the matrix's bound failed.
     guard let context else {
+      try FFmpegCall.check(allocated, "swr_alloc_set_opts2")
       throw FFmpegCallError(function: "swr_alloc_set_opts2", code: AVCode.posix(ENOMEM))
     }
     pointer = context
+    try FFmpegCall.check(allocated, "swr_alloc_set_opts2")
     // From here `self` owns the context: a failing swr_init leaves it to deinit.
     try FFmpegCall.check(swr_init(context), "swr_init")
   }
@@ -38,8 +40,9 @@ final class ChannelLayout {
   /// The layout of a decoded audio frame (FFmpeg's default for its channel count when the
   /// decoder left the order unspecified); nil when the frame has no channels or no memory.
   init?(of frame: Frame) {
-    guard case .success = FFmpegCall.status(
-      cffmpeg_frame_channel_layout(frame.pointer, &value), "av_channel_layout_copy")
+    guard
+      case .success = FFmpegCall.status(
+        cffmpeg_frame_channel_layout(frame.pointer, &value), "av_channel_layout_copy")
     else { return nil }
   }
 
