@@ -107,6 +107,32 @@ struct AudioSamplerTests {
     #expect(windows[3...5].allSatisfy { $0.samples.count == Self.rate })
   }
 
+  @Test("a gap in the audio's timestamps reads as uncovered zeros, the sound after it in place")
+  func gap() throws {
+    // aselect drops the 1024-sample frames between 1.5 s and 2.5 s and keeps the others' times:
+    // the packets jump from 1.493 s (ending 1.515 s) to 2.517 s.
+    let path = try AudioFixtures.video(
+      "gap", seconds: 4, audio: [AudioFixtures.sine(frequency: 440, seconds: 4)],
+      codecArguments: ["-af", "aselect='not(between(t,1.5,2.5))'", "-c:a", "pcm_s16le"])
+    let (windows, failure) = try windows(path, count: 4)
+    #expect(failure == nil)
+    let coverage = windows.map(\.coverage)
+    // Matroska keeps milliseconds: 1.493 s is sample 71,680 (1.49333 s) at 48 kHz.
+    let end = Double(71_680 + 1024) / 48_000 - 1
+    let resume = 2.517 - 2
+    #expect(
+      abs(coverage[1] - end) < 0.002 && abs(coverage[2] - (1 - resume)) < 0.002, "\(coverage)")
+    #expect(coverage[0] > 0.99 && coverage[3] > 0.99, "\(coverage)")
+    let rate = Double(Self.rate)
+    let lastSound = windows[1].samples.lastIndex { $0 != 0 } ?? 0
+    #expect(
+      abs(Double(lastSound) - end * rate) < 2,
+      "last sound at \(lastSound), coverage \(coverage[1] * rate)")
+    #expect(windows[2].samples[..<Int(resume * rate - 2)].allSatisfy { $0 == 0 })
+    // The tone is back at full level just after the gap.
+    #expect(Array(windows[2].samples[Int(resume * rate + 100)...]).rms > 0.08)
+  }
+
   @Test("several audio streams: the one asked for, FFmpeg's best by default, a clear error")
   func streamChoice() throws {
     let path = try AudioFixtures.video(

@@ -193,11 +193,17 @@ public final class AudioSampler {
     run = fresh
   }
 
-  /// Places what the resampler still holds and ends the run.
+  /// Places what the resampler still holds and ends the run. The filter's tail is cut where
+  /// the run's input ends (swresample's flush gives a few samples more), so that a run's sound
+  /// ends where its last frame does and never hides the start of the next.
   private func finishRun() throws(AudioProblem) {
     guard let current = run else { return }
     run = nil
-    placement.place(try resampler.drain(), at: current.nextPosition)
+    let tail = try resampler.drain()
+    let total = (Double(current.inputSamples) * Double(Self.sampleRate) / Double(current.inputRate))
+      .rounded()
+    let wanted = max(0, Int(total) - current.outputSamples)
+    placement.place(Array(tail.prefix(wanted)), at: current.nextPosition)
   }
 
   /// Fails when most of what was read is damaged: at least 32 damaged packets and more than
