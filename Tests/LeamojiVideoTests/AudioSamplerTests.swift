@@ -312,8 +312,14 @@ struct SoundPlacementTests {
 
   @Test("window positions round k·interval at 16 kHz")
   func positions() {
-    #expect(AudioSampler.position(ofSample: 3, interval: 1) == 48_000)
-    #expect(AudioSampler.position(ofSample: 1, interval: 0.1) == 1600)
-    #expect(AudioSampler.position(ofSample: 7, interval: 1 / 3) == 37_333)
+    func position(_ k: Int, _ seconds: Double) -> Int {
+      AudioSampler.position(ofSample: k, interval: SampleInterval(seconds: seconds))
+    }
+    #expect(position(3, 1) == 48_000)
+    #expect(position(1, 0.1) == 1600)
+    // 1/3 s is held as 333,333 µs, as FrameSampler holds it.
+    #expect(position(7, 1 / 3) == 37_333)
+    #expect(position(3, 1 / 3) == 16_000)
+    #expect(position(1, 0.0001) == 2)  // 1.6 grid steps
   }
 }

@@ -53,7 +53,9 @@ public final class AudioSampler {
   public var damagedPackets: Int { decoder?.damagedPackets ?? 0 }
 
   private let path: String
-  private let interval: Double
+  /// The interval as `FrameSampler` holds it (to the microsecond), so windows start exactly at
+  /// the frames' sample times.
+  private let interval: SampleInterval
   /// The video's demuxer state, kept for as long as the decoder reads from it.
   private let file: VideoFile
   private let decoder: AudioDecoder?
@@ -87,14 +89,13 @@ public final class AudioSampler {
   ///   `VideoFile`, e.g. `noVideoStream` for an audio-only file), or when the stream asked for
   ///   does not exist (`unreadable`, listing the audio streams it has).
   public init?(path: String, interval: Double, audioStream: Int? = nil) throws(MediaError) {
-    precondition(interval > 0 && interval.isFinite, "interval must be a positive time")
+    self.interval = SampleInterval(seconds: interval)  // refuses a non-positive interval
     let file = try VideoFile(path: path)
     guard
       let (info, audio) = try AudioStreams.choose(
         audioStream, in: file.format.pointer, videoStream: file.stream.pointee.index, path: path)
     else { return nil }
     self.path = path
-    self.interval = interval
     self.file = file
     stream = info
     timeBase = TimeBase(audio.pointee.time_base)
@@ -119,16 +120,18 @@ public final class AudioSampler {
     placement.discard(before: end)
     let count = max(1, end - start)
     return SoundWindow(
-      index: k, time: Double(k) * interval, samples: samples,
+      index: k, time: interval.time(ofSample: k).seconds, samples: samples,
       coverage: Double(covered) / Double(count))
   }
 
   /// Sound samples held for windows not cut yet (for the memory bound's tests).
   var heldSamples: Int { placement.heldSamples }
 
-  /// The grid position where sample k's window starts.
-  static func position(ofSample k: Int, interval: Double) -> Int {
-    Int((Double(k) * interval * Double(sampleRate)).rounded())
+  /// The grid position where sample k's window starts: k·interval·16000, rounded half up.
+  static func position(ofSample k: Int, interval: SampleInterval) -> Int {
+    let scaled = Int128(k) * Int128(interval.ticks) * Int128(sampleRate) * 2
+    let denominator = Int128(interval.base.den) * 2
+    return Int((scaled + Int128(interval.base.den)) / denominator)
   }
 
   // MARK: - Decoding
