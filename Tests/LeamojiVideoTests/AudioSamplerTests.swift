@@ -308,6 +308,13 @@ struct SoundPlacementTests {
     #expect(placement.heldSamples == 30)
     #expect(placement.window(from: 110, to: 130).covered == 10)
     #expect(placement.window(from: 120, to: 125).samples == [2, 2, 2, 2, 2])
+    // Sound for windows already cut is not held, even before anything was placed.
+    var late = SoundPlacement()
+    late.discard(before: 1000)
+    late.place(Array(repeating: 3, count: 600), at: 500)
+    #expect(late.heldSamples == 100 && late.frontier == 1100)
+    late.place(Array(repeating: 4, count: 10), at: -50)
+    #expect(late.heldSamples == 100)
   }
 
   @Test("window positions round k·interval at 16 kHz")

@@ -18,20 +18,24 @@ struct SoundPlacement {
   private var pieces: [Piece] = []
   /// One past the last position any piece reached (nil before the first).
   private(set) var frontier: Int? = nil
+  /// Positions below this belong to windows already cut: sound placed there is dropped, so
+  /// that audio long before the video's start, say, is never held.
+  private(set) var floor = 0
 
   /// Samples held now (for the memory bound).
   var heldSamples: Int { pieces.reduce(0) { $0 + $1.samples.count } }
 
-  /// Puts `samples` at `position`, dropping any part before the frontier.
+  /// Puts `samples` at `position`, dropping any part before the frontier or the floor.
   mutating func place(_ samples: [Float], at position: Int) {
     guard !samples.isEmpty else { return }
     var start = position
     var kept = samples[...]
-    if let frontier, start < frontier {
-      let repeated = frontier - start
-      if repeated >= samples.count { return }
-      kept = samples.dropFirst(repeated)
-      start = frontier
+    let limit = max(frontier ?? floor, floor)
+    if start < limit {
+      let dropped = limit - start
+      if dropped >= samples.count { return }
+      kept = samples.dropFirst(dropped)
+      start = limit
     }
     frontier = start + kept.count
     if let last = pieces.last, last.end == start {
@@ -57,8 +61,10 @@ struct SoundPlacement {
     return (samples, covered)
   }
 
-  /// Forgets every sample before `position` (windows are cut in order).
+  /// Forgets every sample before `position` and drops any placed there later (windows are cut
+  /// in order).
   mutating func discard(before position: Int) {
+    floor = max(floor, position)
     pieces.removeAll { $0.end <= position }
     if let first = pieces.first, first.start < position {
       pieces[0].samples.removeFirst(position - first.start)
