@@ -6,15 +6,15 @@ import LeamojiTestSupport
 enum AudioFixtures {
   /// A video of `seconds` seconds with one audio input per entry of `audio` (each a list of
   /// ffmpeg input arguments, e.g. `["-f", "lavfi", "-i", "sine=f=440:d=6"]`), mapped in order,
-  /// written as `.ext` with `codecArguments` for the audio (e.g. `["-c:a", "aac"]`).
+  /// written as `.ext` with `codecArguments` for the audio (e.g. `["-c:a", "aac"]`); the
+  /// video starts `videoOffset` seconds after the file's zero.
   static func video(
     _ name: String, seconds: Int, audio: [[String]], codecArguments: [String],
-    ext: String = "mkv"
+    ext: String = "mkv", videoOffset: Double? = nil
   ) throws -> String {
     let url = FixtureStore.shared.scratchURL("\(name).\(ext)")
-    var arguments = [
-      "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=10:duration=\(seconds)",
-    ]
+    var arguments = videoOffset.map { ["-itsoffset", "\($0)"] } ?? []
+    arguments += ["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=10:duration=\(seconds)"]
     for input in audio { arguments += input }
     arguments += ["-map", "0:v"]
     for index in audio.indices { arguments += ["-map", "\(index + 1):a"] }

@@ -87,6 +87,23 @@ struct AudioSamplerTests {
     #expect(abs(onset - half) < 64, "onset \(onset) against \(half)")
   }
 
+  @Test("times are the video's: audio before the video's start belongs to no window")
+  func videoClock() throws {
+    // The video starts 1 s into the file; a tone plays from 1.3 s to 1.5 s of the file.
+    let path = try AudioFixtures.video(
+      "video-late", seconds: 3,
+      audio: [
+        AudioFixtures.expression("if(between(t,1.3,1.5),0.5*sin(2*PI*1000*t),0)", seconds: 4)
+      ],
+      codecArguments: ["-c:a", "pcm_s16le"], videoOffset: 1)
+    let (windows, failure) = try windows(path, count: 3)
+    #expect(failure == nil)
+    #expect(windows.map(\.coverage).allSatisfy { $0 > 0.99 }, "\(windows.map(\.coverage))")
+    let onset = try #require(windows[0].samples.firstIndex(reaching: 0.25))
+    #expect(abs(onset - Self.rate * 3 / 10) < 16, "onset \(onset)")
+    #expect(windows[1].samples.rms < 0.01 && windows[2].samples.rms < 0.01)
+  }
+
   @Test("audio that ends early: later windows are silent with coverage 0")
   func earlyEnd() throws {
     let path = try AudioFixtures.video(
