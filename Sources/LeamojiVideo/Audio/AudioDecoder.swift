@@ -33,9 +33,11 @@ final class AudioDecoder {
     {
       format.pointer.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL
     }
-    let parameters = stream.pointee.codecpar
-    let name = String(cString: avcodec_get_name(parameters!.pointee.codec_id))
-    guard let decoder = avcodec_find_decoder(parameters!.pointee.codec_id),
+    guard let parameters = stream.pointee.codecpar else {
+      throw AudioProblem("the audio stream has no codec parameters")
+    }
+    let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+    guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id),
       let codec = CodecContext(codec: decoder)
     else {
       throw AudioProblem("no decoder for the \(name) audio codec in this FFmpeg")
