@@ -5,7 +5,8 @@ SWIFT ?= swift
 # Recipes use bash (pipefail-style status of `swift test` under tee).
 SHELL := /bin/bash
 # The FFmpeg development libraries leamoji links against.
-BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
+BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev \
+  pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
 # tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test;
 # Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots.

@@ -45,9 +45,12 @@ let package = Package(
     // FFmpeg's C libraries, found with pkg-config. Only LeamojiVideo imports this.
     .systemLibrary(
       name: "CFFmpeg",
-      pkgConfig: "libavformat libavcodec libswscale libavutil",
+      pkgConfig: "libavformat libavcodec libswscale libswresample libavutil",
       providers: [
-        .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev", "pkg-config"])
+        .apt([
+          "libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev",
+          "libavutil-dev", "pkg-config",
+        ])
       ]
     ),
     // Plain values shared by every module (RGB images, sizes), the one durable-file writer and the

@@ -18,7 +18,7 @@ struct FFmpegVersionTests {
 
     #expect(
       FFmpegVersion.libraries.map(\.name) == [
-        "libavformat", "libavcodec", "libswscale", "libavutil",
+        "libavformat", "libavcodec", "libswscale", "libavutil", "libswresample",
       ])
     for library in FFmpegVersion.libraries {
       // The soname carries the major version; an older minor than the headers is a broken mix.

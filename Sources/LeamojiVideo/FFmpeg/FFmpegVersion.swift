@@ -52,7 +52,7 @@ public enum FFmpegVersion {
   /// FFmpeg's own name for its release, from the loaded libavutil, e.g. "5.1.6-0+deb12u1".
   public static var release: String { String(cString: av_version_info()) }
 
-  /// libavformat, libavcodec, libswscale and libavutil, in that order.
+  /// libavformat, libavcodec, libswscale, libavutil and libswresample, in that order.
   public static var libraries: [FFmpegLibrary] {
     [
       FFmpegLibrary(
@@ -67,6 +67,10 @@ public enum FFmpegVersion {
       FFmpegLibrary(
         name: "libavutil", built: LibraryVersion(packed: cffmpeg_built_avutil_version()),
         running: LibraryVersion(packed: avutil_version())),
+      FFmpegLibrary(
+        name: "libswresample",
+        built: LibraryVersion(packed: cffmpeg_built_swresample_version()),
+        running: LibraryVersion(packed: swresample_version())),
     ]
   }
 
@@ -85,7 +89,7 @@ public enum FFmpegVersion {
   }
 
   /// One line, e.g. "FFmpeg 5.1.6-0+deb12u1 (libavformat 59.27.100, libavcodec 59.37.100,
-  /// libswscale 6.7.100, libavutil 57.28.100)". A library loaded at run time that differs from
+  /// libswscale 6.7.100, libavutil 57.28.100, libswresample 4.7.100)". A library loaded at run time that differs from
   /// the headers leamoji was built with shows both: "libavcodec 59.37.100 (built with 59.37.101)".
   public static var summary: String {
     let parts = libraries.map { library in
