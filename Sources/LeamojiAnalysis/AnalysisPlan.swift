@@ -92,6 +92,11 @@ public struct AnalysisPlan: Sendable {
     public let corruptPackets: Int
     /// How the video was decoded (for `--verbose`).
     public let decodingNote: String
+    /// Why the sound was left out although it was asked for (a warning), if it was.
+    public let soundNote: String?
+    /// The audio stream listened to (for `--verbose`), e.g. `audio stream 0 (aac, 48000 Hz, 2
+    /// channels)`; nil when none was.
+    public let audioStream: String?
     /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
     /// cut file stops early.
     public let picturesEnd: Double
@@ -163,7 +168,10 @@ public struct AnalysisPlan: Sendable {
     }
     let analysis = try VideoAnalysis.run(
       path: path, classifier: classifier, interval: options.interval, batching: batching,
-      poster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
+      poster: options.poster, decodeEverything: options.decodeEverything,
+      listening: options.listens
+        ? VideoAnalysis.Listening(audioStream: options.audioStream, fusion: fusion) : nil,
+      progress: progress)
     let timeline = encoder.encode(analysis.scores)
     let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
 
@@ -184,7 +192,7 @@ public struct AnalysisPlan: Sendable {
       description: options.description ?? analysis.info.comment ?? "",
       duration: (duration * 1000).rounded() / 1000, markers: timeline.markers, model: modelInfo,
       poster: posterName, seekAhead: options.seekAhead,
-      frames: options.includeFrames ? timeline.frames : nil)
+      frames: options.includeFrames ? timeline.frames : nil, events: timeline.events)
     let result: MergeResult
     do {
       result = try store.merge([
@@ -207,6 +215,8 @@ public struct AnalysisPlan: Sendable {
     return Stored(
       movie: stored, labels: timeline.labels, replaced: result.replacedIDs.contains(id),
       corruptPackets: analysis.corruptPackets, decodingNote: analysis.decodingNote,
+      soundNote: analysis.soundProblem,
+      audioStream: analysis.audioStream?.summary,
       picturesEnd: (analysis.scores.last?.second ?? -options.interval) + options.interval)
   }
 

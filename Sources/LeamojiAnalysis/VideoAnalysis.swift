@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiIntensity
 import LeamojiTimeline
 import LeamojiVideo
 
@@ -20,6 +21,24 @@ public struct VideoAnalysis: Sendable {
   public let corruptPackets: Int
   /// How the video was decoded: frames left out, or why every frame was decoded (`--verbose`).
   public let decodingNote: String
+  /// The audio stream listened to, when the sound was decoded and is part of `scores`.
+  public let audioStream: AudioStreamInfo?
+  /// Why the sound was left out although it was asked for (a broken audio stream): one line
+  /// naming the file, for a warning. The scores are then the picture's alone.
+  public let soundProblem: String?
+
+  /// What to listen to besides the pictures (`analyze --signals`, `--audio-stream`).
+  public struct Listening: Sendable {
+    /// The audio stream, counted among the file's audio streams; nil: the first.
+    public var audioStream: Int?
+    /// How sound and pace become signals.
+    public var fusion: FusionSettings
+
+    public init(audioStream: Int? = nil, fusion: FusionSettings = .standard) {
+      self.audioStream = audioStream
+      self.fusion = fusion
+    }
+  }
 
   /// How a video's samples are classified: how many together, on how many threads.
   public struct Batching: Sendable, Equatable {
@@ -57,11 +76,16 @@ public struct VideoAnalysis: Sendable {
   ///     preview, made by the same decode.
   ///   - decodeEverything: decode every frame rather than only those the samples need (the
   ///     same result, slower).
+  ///   - listening: decode the first (or the chosen) audio stream in the same pass and give
+  ///     every score its sound and pace signals (nil: the picture alone). A video without
+  ///     sound gives the picture's scores; a broken audio stream gives them too, with
+  ///     `soundProblem` said.
   ///   - progress: called with (samples analysed, expected total or nil).
-  /// - Throws: `LeamojiError` for a video that cannot be opened or decoded.
+  /// - Throws: `LeamojiError` for a video that cannot be opened or decoded, or an audio stream
+  ///   asked for by number that the file does not have.
   public static func run(
     path: String, classifier: Classifier, interval: Double, batching: Batching, poster: Bool,
-    decodeEverything: Bool, progress: (Int, Int?) -> Void
+    decodeEverything: Bool, listening: Listening? = nil, progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
@@ -70,6 +94,16 @@ public struct VideoAnalysis: Sendable {
         previewWidth: poster ? posterWidth : nil, decodeEverything: decodeEverything)
     } catch {
       throw LeamojiError(error)
+    }
+    var hearing: Hearing? = nil
+    if let listening {
+      do {
+        hearing = try AudioSampler(
+          path: path, interval: interval, audioStream: listening.audioStream
+        ).map { Hearing(audio: $0) }
+      } catch {
+        throw LeamojiError(error)
+      }
     }
     let expected = sampler.expectedSampleCount
     var scores: [SecondScore] = []
@@ -103,12 +137,40 @@ public struct VideoAnalysis: Sendable {
         throw LeamojiError(error)
       }
       guard let sample else { break }
+      hearing?.measure(sample)
       pending.append(sample)
       if pending.count == batching.size { try classifyPending() }
     }
     try classifyPending()
+    var soundProblem: String? = nil
+    if let hearing, let listening {
+      if let failure = hearing.audio.failure {
+        soundProblem = failure + "; analysed by its pictures alone"
+      } else {
+        let signals = SignalBuilder.signals(
+          sound: hearing.sound, pace: hearing.pace, settings: listening.fusion)
+        for i in scores.indices where i < signals.count { scores[i].signals = signals[i] }
+      }
+    }
     return VideoAnalysis(
       info: sampler.info, scores: scores, poster: picker.choice?.image,
-      corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description)
+      corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description,
+      audioStream: soundProblem == nil ? hearing?.audio.stream : nil, soundProblem: soundProblem)
+  }
+
+  /// The sound and pace of each sample, measured as the samples come.
+  private final class Hearing {
+    let audio: AudioSampler
+    private var meter = SoundMeter()
+    private var paceMeter = PaceMeter()
+    private(set) var sound: [SoundSecond] = []
+    private(set) var pace: [PaceSecond] = []
+
+    init(audio: AudioSampler) { self.audio = audio }
+
+    func measure(_ sample: SampledFrame) {
+      pace.append(paceMeter.measure(sample.image))
+      sound.append(meter.measure(audio.window(sample: sample.index).samples))
+    }
   }
 }

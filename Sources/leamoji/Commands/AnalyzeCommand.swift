@@ -204,7 +204,12 @@ struct Analyze: ParsableCommand {
       }
       Console.warning(note)
     }
-    if verbose { Console.writeStderr(Console.safe("\(path): \(stored.decodingNote)") + "\n") }
+    if let soundNote = stored.soundNote { Console.warning(soundNote) }
+    if verbose {
+      Console.writeStderr(Console.safe("\(path): \(stored.decodingNote)") + "\n")
+      Console.writeStderr(
+        Console.safe("\(path): listened to \(stored.audioStream ?? "no sound")") + "\n")
+    }
     if json {
       Console.printJSON(jsonText(stored.movie))
     } else {
