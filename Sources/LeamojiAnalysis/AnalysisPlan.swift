@@ -83,6 +83,9 @@ public struct AnalysisPlan: Sendable {
     public let corruptPackets: Int
     /// How the video was decoded (for `--verbose`).
     public let decodingNote: String
+    /// The warning line when the video's timeline was cut short at an implausible hold
+    /// (`TimelineBound`), else nil.
+    public let timelineNote: String?
     /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
     /// cut file stops early.
     public let picturesEnd: Double
@@ -149,7 +152,10 @@ public struct AnalysisPlan: Sendable {
       path: path, classifier: classifier, interval: options.interval, batching: batching,
       poster: options.poster, decodeEverything: options.decodeEverything, progress: progress)
     let timeline = encoder.encode(analysis.scores)
-    let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
+    // A timeline cut short at an implausible hold ends there, not at the length claimed.
+    let duration =
+      analysis.timelineBound?.end ?? analysis.info.duration ?? Double(analysis.scores.count)
+      * options.interval
 
     var posterName: String? = nil
     if options.poster, let image = analysis.poster {
@@ -191,6 +197,7 @@ public struct AnalysisPlan: Sendable {
     return Stored(
       movie: stored, labels: timeline.labels, replaced: result.replacedIDs.contains(id),
       corruptPackets: analysis.corruptPackets, decodingNote: analysis.decodingNote,
+      timelineNote: analysis.timelineBound?.note,
       picturesEnd: (analysis.scores.last?.second ?? -options.interval) + options.interval)
   }
 

@@ -174,6 +174,7 @@ struct Analyze: ParsableCommand {
       }
       Console.warning(note)
     }
+    if let note = stored.timelineNote { Console.warning(note) }
     if verbose { Console.writeStderr(Console.safe("\(path): \(stored.decodingNote)") + "\n") }
     if json {
       Console.printJSON(jsonText(stored.movie))
