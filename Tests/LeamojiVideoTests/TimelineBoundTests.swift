@@ -26,28 +26,29 @@ struct TimelineBoundTests {
   }
 
   /// What each damaged file must give: samples, the held frame's start, the end, the claim.
-  static let expected: [(DamagedTimestamps, samples: Int, frameStart: Double, end: Double, note: String)] = [
-    (
-      .lastFrameHours, 72, 11.96, 71.96,
-      "its timestamps keep the frame at 11.96 s on screen longer than 1 min (the video claims "
-        + "6 h); analysed the first 1 min 12 s it can show"
-    ),
-    (
-      .jumpToDay70, 66, 5.96, 65.96,
-      "its timestamps keep the frame at 5.96 s on screen longer than 1 min (the video claims "
-        + "70 days); analysed the first 1 min 6 s it can show"
-    ),
-    (
-      .slowRate, 60, 0, 60,
-      "its timestamps keep the frame at 0 s on screen longer than 1 min (the video claims "
-        + "347 days); analysed the first 1 min it can show"
-    ),
-    (
-      .mutatedTimescale, 60, 0, 60,
-      "its timestamps keep the frame at 0 s on screen longer than 1 min (the video claims "
-        + "42 h 40 min); analysed the first 1 min it can show"
-    ),
-  ]
+  static let expected:
+    [(DamagedTimestamps, samples: Int, frameStart: Double, end: Double, note: String)] = [
+      (
+        .lastFrameHours, 72, 11.96, 71.96,
+        "its timestamps keep the frame at 11.96 s on screen longer than 1 min (the video claims "
+          + "6 h); analysed the first 1 min 12 s it can show"
+      ),
+      (
+        .jumpToDay70, 66, 5.96, 65.96,
+        "its timestamps keep the frame at 5.96 s on screen longer than 1 min (the video claims "
+          + "70 days); analysed the first 1 min 6 s it can show"
+      ),
+      (
+        .slowRate, 60, 0, 60,
+        "its timestamps keep the frame at 0 s on screen longer than 1 min (the video claims "
+          + "347 days); analysed the first 1 min it can show"
+      ),
+      (
+        .mutatedTimescale, 60, 0, 60,
+        "its timestamps keep the frame at 0 s on screen longer than 1 min (the video claims "
+          + "42 h 40 min); analysed the first 1 min it can show"
+      ),
+    ]
 
   @Test("a frame held past a minute ends the timeline there, with one note", arguments: expected)
   func bounded(
@@ -64,7 +65,8 @@ struct TimelineBoundTests {
     #expect(made.note == "\(url.path): \(note)")
   }
 
-  @Test("decoding every frame gives the same samples and bound", arguments: DamagedTimestamps.allCases)
+  @Test(
+    "decoding every frame gives the same samples and bound", arguments: DamagedTimestamps.allCases)
   func sameDecodingEverything(_ video: DamagedTimestamps) throws {
     let url = try video.url
     let quick = try Self.sample(url)
