@@ -83,7 +83,8 @@ struct TimelineBoundTests {
     let (samples, bound) = try Self.sample(try DamagedTimestamps.slideshow.url)
     #expect(bound == nil)
     #expect(samples.map(\.time) == (0..<120).map(Double.init))
-    #expect(samples.map(\.presentationTime) == (0..<120).map { Double($0 / 20 * 20) })
+    let starts: [Double] = (0..<120).map { (second: Int) -> Double in Double(second / 20 * 20) }
+    #expect(samples.map(\.presentationTime) == starts)
     // A held frame's samples share its converted picture.
     #expect(samples[0].image == samples[19].image && samples[0].image != samples[20].image)
   }
