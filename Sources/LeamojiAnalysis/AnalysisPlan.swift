@@ -97,6 +97,9 @@ public struct AnalysisPlan: Sendable {
     /// The audio stream listened to (for `--verbose`), e.g. `audio stream 0 (aac, 48000 Hz, 2
     /// channels)`; nil when none was.
     public let audioStream: String?
+    /// The warning line when the video's timeline was cut short at an implausible hold
+    /// (`TimelineBound`), else nil.
+    public let timelineNote: String?
     /// Where the last sampled picture's second ends; before `movie.duration` when a damaged or
     /// cut file stops early.
     public let picturesEnd: Double
@@ -173,7 +176,10 @@ public struct AnalysisPlan: Sendable {
         ? VideoAnalysis.Listening(audioStream: options.audioStream, fusion: fusion) : nil,
       progress: progress)
     let timeline = encoder.encode(analysis.scores)
-    let duration = analysis.info.duration ?? Double(analysis.scores.count) * options.interval
+    // A timeline cut short at an implausible hold ends there, not at the length claimed.
+    let duration =
+      analysis.timelineBound?.end ?? analysis.info.duration ?? Double(analysis.scores.count)
+      * options.interval
 
     var posterName: String? = nil
     if options.poster, let image = analysis.poster {
@@ -217,6 +223,7 @@ public struct AnalysisPlan: Sendable {
       corruptPackets: analysis.corruptPackets, decodingNote: analysis.decodingNote,
       soundNote: analysis.soundProblem,
       audioStream: analysis.audioStream?.summary,
+      timelineNote: analysis.timelineBound?.note,
       picturesEnd: (analysis.scores.last?.second ?? -options.interval) + options.interval)
   }
 

@@ -11,6 +11,8 @@ public final class FrameExport {
     /// The size of the written pictures.
     public let size: PixelSize
     public let corruptPackets: Int
+    /// The warning line when the timeline was cut short at an implausible hold, else nil.
+    public let timelineNote: String?
   }
 
   /// A video that fails partway: the frames written before it stay (each one complete).
@@ -68,7 +70,8 @@ public final class FrameExport {
       throw PartialFailure(written: written, error: LeamojiError(error))
     }
     return Summary(
-      written: written, size: sampler.outputSize, corruptPackets: sampler.corruptPacketCount)
+      written: written, size: sampler.outputSize, corruptPackets: sampler.corruptPacketCount,
+      timelineNote: sampler.timelineBound?.note)
   }
 
   /// `000042.png`, or `000042.500.png` when the interval has fractions of a second.

@@ -40,6 +40,12 @@ public struct VideoAnalysis: Sendable {
     }
   }
 
+  /// Where the timeline was cut short by an implausible hold, if it was (one warning line).
+  public let timelineBound: TimelineBound?
+  /// Samples the classifier was given: a sample showing the same frame as the one before (a
+  /// held frame) takes that sample's prediction instead.
+  public let classifiedSamples: Int
+
   /// How a video's samples are classified: how many together, on how many threads.
   public struct Batching: Sendable, Equatable {
     /// Samples classified together.
@@ -109,16 +115,35 @@ public struct VideoAnalysis: Sendable {
     var scores: [SecondScore] = []
     var picker = PosterPicker()
     var pending: [SampledFrame] = []
+    var classified = 0
+    // The last sample's frame and prediction, for the samples that hold it.
+    var previous: (presentationTime: Double, image: RGBImage, prediction: Prediction)? = nil
 
     func classifyPending() throws(LeamojiError) {
       guard !pending.isEmpty else { return }
-      let predictions: [Prediction]
-      do {
-        predictions = try classifier.classify(pending.map(\.image), threads: batching.threads)
-      } catch {
-        throw LeamojiError.unexpected("\(path): \(error)")
+      // A sample showing the frame of the one before it (the same time and picture: the
+      // sampler hands a held frame's one converted image again) takes that sample's prediction;
+      // the network is deterministic, so classifying it again would give the same scores.
+      var held: [Bool] = []
+      var last = previous.map { ($0.presentationTime, $0.image) }
+      for sample in pending {
+        held.append(last.map { $0.0 == sample.presentationTime && $0.1 == sample.image } ?? false)
+        last = (sample.presentationTime, sample.image)
       }
-      for (sample, prediction) in zip(pending, predictions) {
+      let images = zip(pending, held).filter { !$0.1 }.map(\.0.image)
+      var predictions: [Prediction] = []
+      if !images.isEmpty {
+        do {
+          predictions = try classifier.classify(images, threads: batching.threads)
+        } catch {
+          throw LeamojiError.unexpected("\(path): \(error)")
+        }
+        classified += images.count
+      }
+      var fresh = predictions.makeIterator()
+      for (sample, isHeld) in zip(pending, held) {
+        guard let prediction = isHeld ? previous?.prediction : fresh.next() else { break }
+        previous = (sample.presentationTime, sample.image, prediction)
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         let confidence = Double(prediction.confidence)
         if let preview = sample.preview, picker.couldChoose(confidence: confidence) {
@@ -155,7 +180,8 @@ public struct VideoAnalysis: Sendable {
     return VideoAnalysis(
       info: sampler.info, scores: scores, poster: picker.choice?.image,
       corruptPackets: sampler.corruptPacketCount, decodingNote: sampler.decoding.description,
-      audioStream: soundProblem == nil ? hearing?.audio.stream : nil, soundProblem: soundProblem)
+      audioStream: soundProblem == nil ? hearing?.audio.stream : nil, soundProblem: soundProblem,
+      timelineBound: sampler.timelineBound, classifiedSamples: classified)
   }
 
   /// The sound and pace of each sample, measured as the samples come.

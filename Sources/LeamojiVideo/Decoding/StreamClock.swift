@@ -27,6 +27,14 @@ struct StreamClock: Equatable {
   let quarterTurns: Int
   /// Width and height as shown: the sample aspect ratio applied to the width, then rotation.
   let displaySize: PixelSize
+  /// The longest a frame may stay on screen, in ticks: `longestHold` rounded down (at least
+  /// one tick). A frame held longer ends the timeline (docs/frame-sampling.md, "Implausible
+  /// timelines").
+  let longestHoldTicks: Int64
+
+  /// Seconds a frame may stay on screen: a static screen or a slow slideshow holds one for
+  /// seconds to a minute, a damaged timestamp for hours or days.
+  static let longestHold: Int64 = 60
 
   /// The clock from FFmpeg's numbers. Durations that are not positive count as unknown.
   /// - Parameters:
@@ -42,6 +50,9 @@ struct StreamClock: Equatable {
     self.startTicks = startTicks
     self.frameRate = frameRate.flatMap { $0.isPositive ? $0 : nil }
     self.framePeriod = self.frameRate.flatMap { StreamClock.period(of: $0, in: timeBase) }
+    let holdTicks =
+      Int128(StreamClock.longestHold) * Int128(timeBase.den) / Int128(timeBase.num)
+    longestHoldTicks = Int64(clamping: max(1, holdTicks))
     if let ticks = streamDuration, ticks > 0 {
       duration = ExactTime(ticks: ticks, base: timeBase)
     } else if let microseconds = containerDuration, microseconds > 0 {
@@ -123,6 +134,11 @@ struct StreamClock: Equatable {
     let exact = Double(width) * Double(displaySize.height) / Double(displaySize.width)
     let height = max(2, Int((exact / 2).rounded()) * 2)
     return PixelSize(width: max(2, width), height: height)
+  }
+
+  /// The time at which a frame on screen since `ticks` has been held `longestHoldTicks`.
+  func holdLimit(from ticks: Int64) -> ExactTime {
+    time(saturating(ticks, plus: longestHoldTicks))
   }
 
   /// Ticks of one frame period at `rate`: timeBase.den * rate.den / (timeBase.num * rate.num),

@@ -18,7 +18,10 @@ public struct SampledFrame: Sendable {
 /// Hands out, for t = 0, interval, 2·interval, … (while t < duration), the frame on screen at
 /// t: the decoded frame with the largest presentation time <= t (relative to the stream's
 /// start time), or the first frame when none is that early. A stream that ends early yields
-/// fewer samples; none is invented past its last frame.
+/// fewer samples; none is invented past its last frame. Nor past an implausible hold: a frame
+/// that would still be on screen `StreamClock.longestHoldTicks` after it came on ends the
+/// timeline there (`timelineBound` says so), so that damaged timestamps claiming hours or days
+/// cost seconds.
 ///
 /// Only frames that a sample uses are converted; decoding streams the file, holding at most
 /// the current candidate frame and the one decoded after it (and the packets read ahead).
@@ -42,6 +45,9 @@ public final class FrameSampler {
   /// The latest frame starting at or before the next sample time (or the first frame).
   private var candidate = Frame()
   private var candidateStamp: FrameStamp? = nil
+  /// When the candidate came on screen within the timeline, in ticks: its start, but not before
+  /// the timeline's start (0); 0 for the first frame, which answers every sample before it.
+  private var candidateShownFrom: Int64 = 0
   private var candidateImage: RGBImage? = nil
   private var candidatePreview: RGBImage? = nil
   /// The frame decoded after the candidate, when it has been read ahead.
@@ -58,6 +64,9 @@ public final class FrameSampler {
   /// end), for progress figures; nil when the length is unknown. A damaged or cut file may
   /// give fewer.
   public let expectedSampleCount: Int?
+  /// Where the timeline was cut short because a frame would stay on screen implausibly long;
+  /// nil while it was not.
+  public private(set) var timelineBound: TimelineBound? = nil
   /// Packets or pictures skipped as damaged so far.
   public var corruptPacketCount: Int { decoder.corruptPackets }
   /// Frames decoded so far.
@@ -119,6 +128,7 @@ public final class FrameSampler {
       }
       // The first frame answers every sample before it.
       adoptCandidate(first)
+      candidateShownFrom = 0
       current = first
     }
     while true {
@@ -130,12 +140,12 @@ public final class FrameSampler {
       }
       guard let following = upcomingStamp ?? readAhead(after: current) else {
         // End of stream: the last frame answers only while it is still on screen.
-        if time < file.clock.time(current.endTicks) { return try emitCandidate(at: time) }
+        if time < file.clock.time(current.endTicks) { return try emitHeldCandidate(at: time) }
         schedule.finish()
         return nil
       }
       // The candidate answers this sample as soon as the frame after it starts later.
-      if file.clock.time(following.ticks) > time { return try emitCandidate(at: time) }
+      if file.clock.time(following.ticks) > time { return try emitHeldCandidate(at: time) }
       // That frame does not start after the sample: it becomes the candidate.
       swap(&candidate, &upcoming)
       upcoming.unref()
@@ -159,7 +169,9 @@ public final class FrameSampler {
       if stamp.ticks == current.ticks {
         swap(&candidate, &upcoming)
         upcoming.unref()
+        let shownFrom = candidateShownFrom
         adoptCandidate(stamp)
+        candidateShownFrom = shownFrom
         return stamp
       }
       upcomingStamp = stamp
@@ -183,9 +195,24 @@ public final class FrameSampler {
   /// Makes the frame now in `candidate` the one that answers samples.
   private func adoptCandidate(_ stamp: FrameStamp) {
     candidateStamp = stamp
+    candidateShownFrom = max(0, stamp.ticks)
     shortcuts?.candidateTicks = stamp.ticks
     candidateImage = nil
     candidatePreview = nil
+  }
+
+  /// The candidate as the sample at `time`, unless it has by then been on screen for the
+  /// longest plausible hold: then the timeline ends where that hold does (`timelineBound`) and
+  /// the result is nil.
+  private func emitHeldCandidate(at time: ExactTime) throws(MediaError) -> SampledFrame? {
+    let clock = file.clock
+    let limit = clock.holdLimit(from: candidateShownFrom)
+    if time < limit { return try emitCandidate(at: time) }
+    timelineBound = TimelineBound(
+      path: file.info.path, end: limit.seconds, frameStart: clock.seconds(candidateShownFrom),
+      longestHold: clock.seconds(clock.longestHoldTicks), claimed: schedule.end?.seconds)
+    schedule.finish()
+    return nil
   }
 
   /// The candidate as the sample at `time` (converted once, however many samples show it).
@@ -211,6 +238,46 @@ public final class FrameSampler {
       preview: candidatePreview)
     schedule.advance()
     return sample
+  }
+}
+
+/// Where a `FrameSampler` ended a timeline because one frame would have stayed on screen
+/// implausibly long (docs/frame-sampling.md, "Implausible timelines").
+public struct TimelineBound: Sendable, Equatable {
+  /// The video's path.
+  public let path: String
+  /// Where the timeline now ends, in seconds from the stream's start: no sample at or after it.
+  public let end: Double
+  /// When the frame held too long came on screen.
+  public let frameStart: Double
+  /// The longest hold allowed for this stream, in seconds.
+  public let longestHold: Double
+  /// The length the video states, when it states one.
+  public let claimed: Double?
+
+  /// One line for a warning: the file, what its timestamps claim, and what was analysed.
+  public var note: String {
+    let claim = claimed.map { " (the video claims \(Self.text($0)))" } ?? ""
+    return
+      "\(path): its timestamps keep the frame at \(Self.text(frameStart)) on screen longer than "
+      + "\(Self.text(longestHold))\(claim); analysed the first \(Self.text(end)) it can show"
+  }
+
+  /// "5.96 s", "1 min 12 s", "6 h 1 min", "70 days" (times from damaged files can be anything).
+  static func text(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return "forever" }
+    if seconds < 60 {
+      var digits = CFormat.string("%.2f", seconds)
+      while digits.hasSuffix("0") { digits.removeLast() }
+      if digits.hasSuffix(".") { digits.removeLast() }
+      return digits + " s"
+    }
+    let whole = Int(seconds.rounded())
+    if whole < 3600 { return "\(whole / 60) min" + (whole % 60 == 0 ? "" : " \(whole % 60) s") }
+    if whole < 2 * 86400 {
+      return "\(whole / 3600) h" + (whole % 3600 / 60 == 0 ? "" : " \(whole % 3600 / 60) min")
+    }
+    return "\(whole / 86400) days"
   }
 }
 

@@ -204,6 +204,7 @@ struct Analyze: ParsableCommand {
       }
       Console.warning(note)
     }
+    if let note = stored.timelineNote { Console.warning(note) }
     if let soundNote = stored.soundNote { Console.warning(soundNote) }
     if verbose {
       Console.writeStderr(Console.safe("\(path): \(stored.decodingNote)") + "\n")

@@ -73,6 +73,7 @@ struct Frames: ParsableCommand {
     if summary.corruptPackets > 0 {
       Console.warning("\(video): skipped \(summary.corruptPackets) damaged packets")
     }
+    if let note = summary.timelineNote { Console.warning(note) }
     let every = Frames.secondsText(interval)
     Console.print("Wrote \(summary.written) frames (\(summary.size), every \(every) s) to \(out)")
   }
