@@ -3,7 +3,10 @@
 # clips in the same run (issue 15).
 #
 # Clips (made once with the ffmpeg CLI, cached in $BENCH_CLIPS): 60 s 1920x1080 30 fps x264
-# with its default GOP, the same with a 2 s GOP, and 5 min 1280x720 30 fps x264 default GOP.
+# with its default GOP, the same with a 2 s GOP, and 5 min 1280x720 30 fps x264 default GOP;
+# then the 2 s GOP clip and the 5 min one again with a 48 kHz stereo AAC track (pink noise with
+# a tone every few seconds, 128 kbit/s), where analyze also decodes the sound and measures sound
+# and pace, and is measured with --signals picture (no sound) too.
 # Per clip and round, interleaved, each command once:
 #   leamoji analyze CLIP            (release build, shipped model: decoding, classifying,
 #                                    poster, timeline file), and with --interval 10
@@ -34,11 +37,13 @@ mkdir -p "$CLIPS"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# name|seconds|size|extra x264 options
+# name|seconds|size|extra x264 options (an "-aac" name gets the sound track)
 CLIP_LIST=(
   "1080p-default-gop|60|1920x1080|"
   "1080p-2s-gop|60|1920x1080|-g 60 -keyint_min 60"
   "720p-5min|300|1280x720|"
+  "1080p-2s-gop-aac|60|1920x1080|-g 60 -keyint_min 60"
+  "720p-5min-aac|300|1280x720|"
 )
 
 make_clip() {
@@ -49,9 +54,16 @@ make_clip() {
   # testsrc2 moves everywhere in the picture; light grain keeps the bitrate film-like (about
   # 6 Mbit/s at 1080p). x264's default GOP (keyint 250, scene cuts, 3 B-frames, B-pyramid);
   # preset faster only to make the clips quicker to encode.
+  local sound=()
+  if [[ $name == *-aac ]]; then
+    sound=(-f lavfi -i "anoisesrc=color=pink:amplitude=0.1:duration=$seconds:sample_rate=48000"
+      -f lavfi -i "sine=frequency=660:beep_factor=8:duration=$seconds:sample_rate=48000"
+      -filter_complex "[1:a][2:a]amix=inputs=2[a]" -map 0:v -map "[a]"
+      -c:a aac -b:a 128k -ac 2 -ar 48000)
+  fi
   # shellcheck disable=SC2086
   ffmpeg -v error -y -f lavfi -i "testsrc2=size=$size:rate=30:duration=$seconds" \
-    -vf "noise=alls=5:allf=t" -c:v libx264 -preset faster -pix_fmt yuv420p $extra \
+    "${sound[@]}" -vf "noise=alls=5:allf=t" -c:v libx264 -preset faster -pix_fmt yuv420p $extra \
     "$out.part.mp4"
   mv "$out.part.mp4" "$out"
 }
@@ -101,6 +113,10 @@ for entry in "${CLIP_LIST[@]}"; do
       measure "r-leamoji-$interval" "$BIN" analyze "$clip" --interval "$interval" \
         --output "$WORK/out/MovieData.json"
     done
+    if [[ $name == *-aac ]]; then
+      rm -rf "$WORK/out"
+      measure r-picture "$BIN" analyze "$clip" --signals picture --output "$WORK/out/MovieData.json"
+    fi
     if [ -n "$BACKBONE" ]; then
       rm -rf "$WORK/out"
       measure r-backbone "$BIN" analyze "$clip" --model "$BACKBONE" \
@@ -109,12 +125,13 @@ for entry in "${CLIP_LIST[@]}"; do
     rm -rf "$WORK/out"
     measure r-small "$BIN" analyze "$small" --output "$WORK/out/MovieData.json"
     rm -rf "$WORK/out"
-    measure r-extract ffmpeg -v error -i "$clip" -vf fps=1,scale=64:64 -f rawvideo -y /dev/null
+    measure r-extract ffmpeg -v error -i "$clip" -an -vf fps=1,scale=64:64 -f rawvideo -y /dev/null
     measure r-full ffmpeg -v error -i "$clip" -f null -
     measure r-noref ffmpeg -v error -skip_frame noref -i "$clip" -f null -
   done
   base=$(median r-extract 1)
   rows=("leamoji-1|leamoji analyze" "leamoji-10|leamoji analyze --interval 10")
+  [[ $name == *-aac ]] && rows+=("picture|leamoji analyze --signals picture")
   [ -n "$BACKBONE" ] && rows+=("backbone|leamoji analyze, backbone")
   rows+=("small|  same at 160x120" "extract|ffmpeg fps=1,scale=64:64" "full|ffmpeg full decode")
   rows+=("noref|ffmpeg -skip_frame noref")
