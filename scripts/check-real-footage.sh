@@ -34,6 +34,9 @@
 # on the fresh sources (split "fresh": game sprites no model trains on and no threshold or recipe
 # was chosen on), per source, so a check-set figure can be told from what its tuning flatters.
 #
+# Last (unless REAL_CHECK_FOOTAGE=0), scripts/check-footage.sh: footage with sound and per-second
+# truth (data/footage, data/footage-rendered), analysed with the picture alone and with sound.
+#
 # Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
 # REAL_CHECK_TUNED / REAL_CHECK_TUNED_HIGH / REAL_CHECK_TUNED_LOW / REAL_CHECK_SUMMARY (files to
@@ -123,6 +126,12 @@ fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
   echo
   LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" REAL_FRAMES_FETCHED=1 scripts/fresh-check.sh "$MODEL"
+fi
+if [ "${REAL_CHECK_FOOTAGE:-1}" != 0 ]; then
+  echo
+  echo "== footage with sound (issue 37): the picture alone against picture, sound and sudden scares"
+  FOOTAGE_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" LEAMOJI_BIN="$BIN" \
+    scripts/check-footage.sh "$MODEL"
 fi
 if [ -n "${REAL_CHECK_KEEP:-}" ]; then
   mkdir -p "$REAL_CHECK_KEEP"
