@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
@@ -101,17 +102,17 @@ public struct VideoAnalysis: Sendable {
     } catch {
       throw LeamojiError(error)
     }
+    let expected = sampler.expectedSampleCount
     var hearing: Hearing? = nil
     if let listening {
       do {
         hearing = try AudioSampler(
           path: path, interval: interval, audioStream: listening.audioStream
-        ).map { Hearing(audio: $0) }
+        ).map { Hearing(audio: $0, expectedSamples: expected) }
       } catch {
         throw LeamojiError(error)
       }
     }
-    let expected = sampler.expectedSampleCount
     var scores: [SecondScore] = []
     var picker = PosterPicker()
     var pending: [SampledFrame] = []
@@ -169,11 +170,12 @@ public struct VideoAnalysis: Sendable {
     try classifyPending()
     var soundProblem: String? = nil
     if let hearing, let listening {
+      let sound = hearing.sound(count: scores.count)
       if let failure = hearing.audio.failure {
         soundProblem = failure + "; analysed by its pictures alone"
       } else {
         let signals = SignalBuilder.signals(
-          sound: hearing.sound, pace: hearing.pace, settings: listening.fusion)
+          sound: sound, pace: hearing.pace, settings: listening.fusion)
         for i in scores.indices where i < signals.count { scores[i].signals = signals[i] }
       }
     }
@@ -184,19 +186,43 @@ public struct VideoAnalysis: Sendable {
       timelineBound: sampler.timelineBound, classifiedSamples: classified)
   }
 
-  /// The sound and pace of each sample, measured as the samples come.
-  private final class Hearing {
+  /// The sound and pace of the samples. The pace is measured as the samples come; the sound
+  /// on a thread of its own from the start, so that decoding it overlaps decoding the pictures
+  /// (it needs nothing of them but the interval): up to the sample count the video's stated
+  /// length gives, or until the audio ends, whichever is first. `sound(count:)` waits for it and
+  /// measures any windows still missing (silence after the audio ended, or samples past the
+  /// stated length), so the result is the same as measuring sample by sample.
+  private final class Hearing: @unchecked Sendable {
     let audio: AudioSampler
     private var meter = SoundMeter()
     private var paceMeter = PaceMeter()
-    private(set) var sound: [SoundSecond] = []
+    private var measured: [SoundSecond] = []
     private(set) var pace: [PaceSecond] = []
+    private let worker = DispatchGroup()
 
-    init(audio: AudioSampler) { self.audio = audio }
+    /// Starts measuring the sound of the first `expectedSamples` samples (nil: none ahead).
+    init(audio: AudioSampler, expectedSamples: Int?) {
+      self.audio = audio
+      let ahead = expectedSamples ?? 0
+      guard ahead > 0 else { return }
+      DispatchQueue.global().async(group: worker) { [self] in
+        while measured.count < ahead, !self.audio.isExhausted { measureNext() }
+      }
+    }
 
     func measure(_ sample: SampledFrame) {
       pace.append(paceMeter.measure(sample.image))
-      sound.append(meter.measure(audio.window(sample: sample.index).samples))
+    }
+
+    /// The sound of samples `0..<count` (waits for the thread).
+    func sound(count: Int) -> [SoundSecond] {
+      worker.wait()
+      while measured.count < count { measureNext() }
+      return Array(measured.prefix(count))
+    }
+
+    private func measureNext() {
+      measured.append(meter.measure(audio.window(sample: measured.count).samples))
     }
   }
 }

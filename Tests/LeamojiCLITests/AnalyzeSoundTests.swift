@@ -63,6 +63,14 @@ struct AnalyzeSoundTests {
     #expect(intensity.count == 12)
     #expect(intensity[6] > intensity[2], "the burst is louder than the noise")
 
+    // The sound is measured on a thread of its own: a second run gives the same bytes.
+    let again = work.appendingPathComponent("again.json")
+    #expect(
+      try CLI.leamoji([
+        "analyze", video.path, "--output", again.path, "--frames", "--no-poster",
+      ]).status == 0)
+    #expect(try Data(contentsOf: again) == Data(contentsOf: data))
+
     let timeline = try CLI.leamoji(["timeline", video.path, "--data", data.path])
     #expect(timeline.status == 0)
     #expect(timeline.stdout.contains("⚡ sudden scare at 0:06  cue at 0:01"))

@@ -67,6 +67,8 @@ public final class AudioSampler {
   private var placement = SoundPlacement()
   private var run: Run? = nil
   private var ended = false
+  /// Where the last window asked for ends (grid position).
+  private var windowsEnd = 0
 
   /// Consecutive sound going through the resampler: where it started and how much went in.
   private struct Run {
@@ -118,10 +120,17 @@ public final class AudioSampler {
     }
     let (samples, covered) = placement.window(from: start, to: end)
     placement.discard(before: end)
+    windowsEnd = max(windowsEnd, end)
     let count = max(1, end - start)
     return SoundWindow(
       index: k, time: interval.time(ofSample: k).seconds, samples: samples,
       coverage: Double(covered) / Double(count))
+  }
+
+  /// Whether every window from here on is silence with coverage 0: the stream ended (or
+  /// failed) and the windows asked for so far reach past the last sound it placed.
+  public var isExhausted: Bool {
+    failure != nil || (ended && (placement.frontier ?? .min) <= windowsEnd)
   }
 
   /// Sound samples held for windows not cut yet (for the memory bound's tests).
