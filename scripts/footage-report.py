@@ -6,7 +6,8 @@ For each run (a MovieData.json written by `analyze --frames`, one entry per clip
 clip's id) and each split, prints: frightening seconds the timeline calls scary, frightening
 items (clips with any frightening second) with at least one of those seconds called scary,
 benign seconds called scary, sudden events on benign footage per 10 minutes, and, where the
-truth marks jump scares (a `jump` column set to 1), those marked sudden within 1 s.
+truth marks jump scares (a `jump` column set to 1 in a label file, or a row of the folder's
+jump-scares.tsv: id, second, what), those marked sudden within 1 s.
 
 Usage: scripts/footage-report.py NAME=MovieData.json [NAME=MovieData.json ...]
        [--footage DIR ...]   (data folders with manifest.tsv and labels/; default data/footage
@@ -33,6 +34,15 @@ def read_truth(folders):
                 for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
                     seconds[int(r["second"])] = (r["label"], r.get("jump", "0") == "1")
             truth[row["id"]] = (row["split"], seconds)
+        # Jump scares may also be listed apart: jump-scares.tsv (id, second, what).
+        jumps = os.path.join(folder, "jump-scares.tsv")
+        if os.path.exists(jumps):
+            with open(jumps, newline="") as f:
+                for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+                    if r["id"] in truth:
+                        second = int(r["second"])
+                        label = truth[r["id"]][1].get(second, ("scary", False))[0]
+                        truth[r["id"]][1][second] = (label, True)
     return truth
 
 

@@ -7,8 +7,9 @@ import LeamojiTimeline
 /// second's intensity from its loudness relative to the film's own level, and sudden scares.
 public enum SignalBuilder {
   /// How far below the film's level a sudden second's loudest 400 ms may be (LU): a rise from
-  /// silence to quiet room tone is no scare.
-  public static let suddenLevelBelowFilm = 3.0
+  /// silence to quiet room tone is no scare. 0: it must reach the film's level (3 LU below
+  /// doubled the false sudden events on the benign footage, docs/intensity.md).
+  public static let suddenLevelBelowFilm = 0.0
 
   /// One `SecondSignals` per second (the shorter of `sound` and `pace` decides the count;
   /// normally they are equal).

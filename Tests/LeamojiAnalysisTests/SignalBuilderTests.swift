@@ -21,7 +21,11 @@ struct SignalBuilderTests {
     return windows.map { meter.measure($0) }
   }
 
-  let settings = FusionSettings.standard
+  /// Intensity from -12 LU (0) to +4 LU (1) around the film's level; sudden from a 15 dB rise
+  /// with a 0.35 change of picture.
+  let settings = FusionSettings(
+    soundWeight: 0.5, soundMargin: 0.1, pictureFloor: 0.1, quietLU: -12, loudLU: 4,
+    suddenRiseDB: 15, suddenChange: 0.35)
 
   @Test("intensity follows loudness relative to the film's own level, whatever the film's level")
   func intensityIsRelative() {

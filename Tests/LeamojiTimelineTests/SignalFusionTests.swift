@@ -10,6 +10,7 @@ struct SignalFusionTests {
   var encoder: MarkerEncoder {
     var encoder = MarkerEncoder(labels: Label.standard, interval: 1)
     encoder.scaryThreshold = 0.4
+    encoder.fusion = SignalFusion(soundWeight: 0.5, soundMargin: 0.1, pictureFloor: 0.1)
     return encoder
   }
 

@@ -35,7 +35,7 @@ public struct FusionSettings: Codable, Equatable, Sendable {
 
   /// The settings of a model whose card has none (docs/intensity.md says how they were chosen).
   public static let standard = FusionSettings(
-    soundWeight: 0.5, soundMargin: 0.1, pictureFloor: 0.1, quietLU: -12, loudLU: 4,
+    soundWeight: 0.5, soundMargin: 0.2, pictureFloor: 0.3, quietLU: -16, loudLU: 4,
     suddenRiseDB: 15, suddenChange: 0.35)
 
   /// Whether every number is usable: finite, weight within 0…1, loud above quiet, rise and

@@ -84,7 +84,7 @@ public struct SignalFusion: Equatable, Sendable {
     signals: [.picture], soundWeight: 0, soundMargin: 0, pictureFloor: 0)
 
   /// The rule a model without fusion settings in its card uses (docs/intensity.md says why).
-  public static let standard = SignalFusion(soundWeight: 0.5, soundMargin: 0.1, pictureFloor: 0.1)
+  public static let standard = SignalFusion(soundWeight: 0.5, soundMargin: 0.2, pictureFloor: 0.3)
 
   /// Which signals fire for one second with scary probability `p`: `pictureFires` is the
   /// picture's own verdict (the encoder's label rule), `threshold` the sensitivity's, and
