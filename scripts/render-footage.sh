@@ -119,10 +119,12 @@ render_doom() { # id wad lump
 videomode                      "Software"
 screen_resolution              "640x480"
 use_fullscreen                 0
+uncapped_framerate             0
+render_wipescreen              0
 snd_midiplayer                 "opl2"
 snd_samplerate                 44100
 cap_fps                        35
-cap_wipescreen                 1
+cap_wipescreen                 0
 cap_remove_tempfiles           1
 cap_tempfile1                  "temp_a.nut"
 cap_tempfile2                  "temp_v.nut"
