@@ -68,6 +68,16 @@ freedoom2-demo1 doom freedoom2 DEMO1
 freedoom2-demo2 doom freedoom2 DEMO2
 freedoom2-demo3 doom freedoom2 DEMO3
 freedoom2-demo4 doom freedoom2 DEMO4
+oa-stress-sago oa081 openarena-0.8.1 stress_sago.dm_70
+oa-stress-bases3 oa081 openarena-0.8.1 stress_bases3.dm_70
+oa-stress-q3dm6ishv2 oa081 openarena-0.8.1 stress_q3dm6ishv2.dm_70
+oa-stress-schism oa081 openarena-0.8.1 stress_schism.dm_70
+oa-flyby-compromise oa081 openarena-0.8.1 flyby_compromise.dm_70
+oa-flyby-hydronex oa081 openarena-0.8.1 flyby_hydronex.dm_70
+oa-flyby-oaspirit oa081 openarena-0.8.1 flyby_oaspirit.dm_70
+oa-flyby-oa-dm3 oa081 openarena-0.8.1 flyby_oa_dm3.dm_70
+oa-flyby-suspended oa081 openarena-0.8.1 flyby_suspended.dm_70
+oa-demo088-test1 oa088 openarena-0.8.8 demo088-test1.dm_71
 '
 
 log() { printf 'render-footage: %s\n' "$*" >&2; }
@@ -135,10 +145,64 @@ EOF
   (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy \
     xvfb-run -a -s '-screen 0 640x480x24' /usr/games/dsda-doom -config "$dir/dsda-doom.cfg" \
       -iwad "/usr/share/games/doom/$wad.wad" -window \
-      -timedemo "$id.lmp" -viddump "$dir/$id.mp4" >"$dir/engine.log" 2>&1 || true)
+      -timedemo "$id.lmp" -viddump "$dir/$id.mp4" </dev/null >"$dir/engine.log" 2>&1 || true)
   [ -s "$dir/$id.mp4" ] || { log "$id: no video (see $dir/engine.log)"; return 1; }
   mv "$dir/$id.mp4" "$CLIPS/$id.mp4"
 }
+
+# --- OpenArena: ioquake3 plays a demo inside the pk3 files; its `video` command writes an AVI
+# with the sound it mixes, one frame per 1/30 s of game time (cl_aviFrameRate fixes the frame
+# time), which ffmpeg then encodes.
+# oa088: the stock game (/usr/games/openarena: 0.8.8 data and game code, protocol 71).
+# oa081: the demos in pak6-misc.pk3 were recorded in 2008 with OpenArena 0.8.1 (protocol 70, game
+#   "baseq3-1"). They play with a game folder of the 0.8.1 data only (pak0 … pak6-misc, without the
+#   0.8.5 and 0.8.8 patches), the 0.8.1 game code the openarena package builds (pak0/*.so), and
+#   protocol 70; the cgame's own name is changed from "baseoa-1" to "baseq3-1" in a copy (8 bytes,
+#   same length), which is the only check that refused them.
+oa081_base() {
+  local base=$WORK/oa081-base/baseoa
+  if [ ! -s "$base/cgamex86_64.so" ]; then
+    rm -rf "$WORK/oa081-base"; mkdir -p "$base"
+    for f in pak0 pak1-maps pak2-players-mature pak2-players pak4-textures pak5-TA pak6-misc; do
+      ln -s "/usr/share/games/openarena/baseoa/$f.pk3" "$base/$f.pk3"
+    done
+    for s in qagame ui; do cp "/usr/lib/openarena/baseoa/pak0/${s}x86_64.so" "$base/"; done
+    python3 - "/usr/lib/openarena/baseoa/pak0/cgamex86_64.so" "$base/cgamex86_64.so" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data.count(b"baseoa-1\0") == 1
+open(sys.argv[2], "wb").write(data.replace(b"baseoa-1\0", b"baseq3-1\0"))
+PY
+  fi
+  echo "$WORK/oa081-base"
+}
+
+render_oa() { # id setup demo
+  local id=$1 setup=$2 demo=$3 dir=$WORK/$1 name=${3%.dm_*}
+  rm -rf "$dir"; mkdir -p "$dir/home"
+  local args=(+set r_mode -1 +set r_customwidth 320 +set r_customheight 240 +set r_fullscreen 0
+    +set s_sdlSpeed 44100 +set cl_aviFrameRate 30 +set cl_aviMotionJpeg 0 +set com_maxfps 0
+    +set nextdemo quit +demo "$demo" +wait 20 +video "$name")
+  local engine home
+  if [ "$setup" = oa081 ]; then
+    engine=(/usr/lib/ioquake3/ioquake3 +set com_basegame baseoa +set fs_basepath "$(oa081_base)"
+      +set com_homepath .oa081 +set com_protocol 70 +set com_legacyprotocol 70)
+    home=$dir/home/.oa081
+  else
+    engine=(/usr/games/openarena)
+    home=$dir/home/.openarena
+  fi
+  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 1800 \
+    xvfb-run -a -s '-screen 0 640x480x24' "${engine[@]}" "${args[@]}" </dev/null >"$dir/engine.log" 2>&1 || true)
+  local avi=$home/baseoa/videos/$name.avi
+  [ -s "$avi" ] || { log "$id: no video (see $dir/engine.log)"; return 1; }
+  ffmpeg -nostdin -loglevel error -i "$avi" -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p \
+    -threads 1 -c:a aac -b:a 128k -map_metadata -1 -fflags +bitexact -y "$dir/$id.mp4"
+  rm -f "$avi"
+  mv "$dir/$id.mp4" "$CLIPS/$id.mp4"
+}
+render_oa081() { render_oa "$1" oa081 "$3"; }
+render_oa088() { render_oa "$1" oa088 "$3"; }
 
 for_each_clip() {
   while read -r id engine data demo; do
