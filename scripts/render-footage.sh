@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Renders frightening footage with sound from game engines playing the demos that Debian 12's game
-# packages ship (issue 37): dsda-doom plays the DEMO lumps inside Freedoom's WADs (check split) and
-# ioquake3 plays the demos inside OpenArena's pk3 files (train split), each captured to video with
-# the sound the engine mixes itself. The clips are listed in data/footage-rendered/manifest.tsv and
+# packages ship (issue 37): dsda-doom plays the DEMO lumps inside Freedoom's WADs (check split),
+# ioquake3 the demos inside OpenArena's pk3 files and DarkPlaces those inside Nexuiz's data.pk3
+# (train split), each captured to video with the sound the engine mixes itself. The clips are listed in data/footage-rendered/manifest.tsv and
 # labelled per second in data/footage-rendered/labels/; README.md there says how.
 #
 #   scripts/render-footage.sh [OUT]      OUT defaults to $RENDERED, else .build/footage-rendered
@@ -38,6 +38,10 @@ openarena-081-players-mature 0.8.5split-14 0fa433f3b734a5b5bb64dfee368e9bd7ff618
 openarena-081-textures 0.8.5split-14 72bf05abd5286a1523b56ca04e25bceb775813d747f92ecd20749d512361a81f
 openarena-085-data 0.8.5split-14 2f43c30736db74dd5e9721520b34f2b7c70766154c6ebed4438d9b936ee15461
 openarena-088-data 0.8.8-12 277dd6d46d057d65884596f606c79c7393d9c0e240f6e4c4981706231f4ab00d
+darkplaces 0~20180908~beta1-5 e7fded8a22c70f1a280bf93c5e76409b1384418508911139caa394fce3e08ff1
+nexuiz 2.5.2+dp-9 0380b3b99b5a724579ac29a56cb0cae51f46abd6aa28d40392fa1e4be31742a1
+nexuiz-data 2.5.2-12 5d4a4e293d9382be3b8edf6ec2d9f39d2a16f49467618b2316fbfa400acecf0e
+nexuiz-textures 2.5.2-12 d1ebefbcc7c730f9b68c286f11d3430906c111a99e0c3ec60ad25a32de175510
 '
 
 # input file  sha256
@@ -56,6 +60,8 @@ INPUTS='
 /usr/lib/openarena/baseoa/pak0/cgamex86_64.so a674ffd9635b5b5dbeaffe8acdf8a84c2da8e243dcdf0853cd7c1d9dc3c00876
 /usr/lib/openarena/baseoa/pak0/qagamex86_64.so 515ccae839870cc11442594af1746487f464231887aaa37ac26bd083527cfb9c
 /usr/lib/openarena/baseoa/pak0/uix86_64.so 41de81bf413cffeff6d62c5c1c5e547ed92cbe52348afe7fc11950471925927c
+/usr/share/games/nexuiz/data/data.pk3 43d4657965fc732131abe5b335a956ac48e878afe7e58c44efcf9d6cb13c3c89
+/usr/share/games/nexuiz/data/textures.pk3 28e0cff71ce1ee2c3eabbba60181149cdba8bcdf302888533ac10a73319b3060
 '
 
 # The clips: id, engine, game data, demo (a WAD lump or a demo inside the pk3 files).
@@ -78,6 +84,9 @@ oa-flyby-oaspirit oa081 openarena-0.8.1 flyby_oaspirit.dm_70
 oa-flyby-oa-dm3 oa081 openarena-0.8.1 flyby_oa_dm3.dm_70
 oa-flyby-suspended oa081 openarena-0.8.1 flyby_suspended.dm_70
 oa-demo088-test1 oa088 openarena-0.8.8 demo088-test1.dm_71
+nexuiz-demo1 nexuiz nexuiz-2.5.2 demo1
+nexuiz-demo2 nexuiz nexuiz-2.5.2 demo2
+nexuiz-demo3 nexuiz nexuiz-2.5.2 demo3
 '
 
 log() { printf 'render-footage: %s\n' "$*" >&2; }
@@ -203,6 +212,26 @@ render_oa() { # id setup demo
 }
 render_oa081() { render_oa "$1" oa081 "$3"; }
 render_oa088() { render_oa "$1" oa088 "$3"; }
+
+# --- Nexuiz: DarkPlaces plays a demo inside data.pk3; -capturedemo captures it (frames and the
+# mixed sound, 30 fps, AVI: I420 + PCM) and quits, ffmpeg then encodes it. No music: the
+# nexuiz-music package is not installed.
+render_nexuiz() { # id data demo
+  local id=$1 demo=$3 dir=$WORK/$1
+  rm -rf "$dir"; mkdir -p "$dir/home" "$dir/userdir"
+  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 1800 \
+    xvfb-run -a -s '-screen 0 640x480x24' /usr/games/nexuiz -userdir "$dir/userdir" \
+      +vid_fullscreen 0 +vid_width 320 +vid_height 240 +snd_speed 44100 \
+      +cl_capturevideo_fps 30 +cl_capturevideo_ogg 0 -capturedemo "$demo" \
+      </dev/null >"$dir/engine.log" 2>&1 || true)
+  local avi
+  avi=$(find "$dir/userdir" -name '*.avi' | head -1)
+  [ -n "$avi" ] && [ -s "$avi" ] || { log "$id: no video (see $dir/engine.log)"; return 1; }
+  ffmpeg -nostdin -loglevel error -i "$avi" -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p \
+    -threads 1 -c:a aac -b:a 128k -ar 44100 -map_metadata -1 -fflags +bitexact -y "$dir/$id.mp4"
+  rm -f "$avi"
+  mv "$dir/$id.mp4" "$CLIPS/$id.mp4"
+}
 
 for_each_clip() {
   while read -r id engine data demo; do
