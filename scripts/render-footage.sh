@@ -201,7 +201,7 @@ render_oa() { # id setup demo
     engine=(/usr/games/openarena)
     home=$dir/home/.openarena
   fi
-  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 1800 \
+  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 900 \
     xvfb-run -a -s '-screen 0 640x480x24' "${engine[@]}" "${args[@]}" </dev/null >"$dir/engine.log" 2>&1 || true)
   local avi=$home/baseoa/videos/$name.avi
   [ -s "$avi" ] || { log "$id: no video (see $dir/engine.log)"; return 1; }
@@ -219,7 +219,7 @@ render_oa088() { render_oa "$1" oa088 "$3"; }
 render_nexuiz() { # id data demo
   local id=$1 demo=$3 dir=$WORK/$1
   rm -rf "$dir"; mkdir -p "$dir/home" "$dir/userdir"
-  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 1800 \
+  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 900 \
     xvfb-run -a -s '-screen 0 640x480x24' /usr/games/nexuiz -userdir "$dir/userdir" \
       +vid_fullscreen 0 +vid_width 320 +vid_height 240 +snd_speed 44100 \
       +cl_capturevideo_fps 30 +cl_capturevideo_ogg 0 -capturedemo "$demo" \
@@ -240,11 +240,13 @@ for_each_clip() {
     if [ -s "$CLIPS/$id.mp4" ]; then log "$id: already there"; continue; fi
     local t0=$SECONDS
     log "$id: rendering ($engine, $data, $demo)"
-    "render_$engine" "$id" "$data" "$demo"
+    if ! "render_$engine" "$id" "$data" "$demo"; then failed+=("$id"); continue; fi
     log "$id: $(ffprobe -v error -show_entries format=duration -of csv=p=0 "$CLIPS/$id.mp4") s of video in $((SECONDS - t0)) s"
   done <<<"$CLIPLIST"
 }
 
+failed=()
 for_each_clip
 log "clips are in $CLIPS"
 ls -l "$CLIPS" >&2
+if [ ${#failed[@]} -gt 0 ]; then log "failed: ${failed[*]}"; exit 1; fi
