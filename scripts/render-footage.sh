@@ -222,7 +222,7 @@ render_nexuiz() { # id data demo
   (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 900 \
     xvfb-run -a -s '-screen 0 640x480x24' /usr/games/nexuiz -userdir "$dir/userdir" \
       +vid_fullscreen 0 +vid_width 320 +vid_height 240 +snd_speed 44100 \
-      +cl_capturevideo_fps 30 +cl_capturevideo_ogg 0 -capturedemo "$demo" \
+      +cl_capturevideo_fps 30 +cl_capturevideo_ogg 0 -capturedemo "demos/$demo" \
       </dev/null >"$dir/engine.log" 2>&1 || true)
   local avi
   avi=$(find "$dir/userdir" -name '*.avi' | head -1)
