@@ -76,8 +76,6 @@ freedoom2-demo3 doom freedoom2 DEMO3
 freedoom2-demo4 doom freedoom2 DEMO4
 oa-stress-sago oa081 openarena-0.8.1 stress_sago.dm_70
 oa-stress-bases3 oa081 openarena-0.8.1 stress_bases3.dm_70
-oa-stress-q3dm6ishv2 oa081 openarena-0.8.1 stress_q3dm6ishv2.dm_70
-oa-stress-schism oa081 openarena-0.8.1 stress_schism.dm_70
 oa-flyby-compromise oa081 openarena-0.8.1 flyby_compromise.dm_70
 oa-flyby-hydronex oa081 openarena-0.8.1 flyby_hydronex.dm_70
 oa-flyby-oaspirit oa081 openarena-0.8.1 flyby_oaspirit.dm_70
@@ -168,6 +166,12 @@ EOF
 #   0.8.5 and 0.8.8 patches), the 0.8.1 game code the openarena package builds (pak0/*.so), and
 #   protocol 70; the cgame's own name is changed from "baseoa-1" to "baseq3-1" in a copy (8 bytes,
 #   same length), which is the only check that refused them.
+kill_tree() { # pid: the process and all its descendants
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+
 oa081_base() {
   local base=$WORK/oa081-base/baseoa
   if [ ! -s "$base/cgamex86_64.so" ]; then
@@ -201,8 +205,18 @@ render_oa() { # id setup demo
     engine=(/usr/games/openarena)
     home=$dir/home/.openarena
   fi
-  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy timeout 900 \
-    xvfb-run -a -s '-screen 0 640x480x24' "${engine[@]}" "${args[@]}" </dev/null >"$dir/engine.log" 2>&1 || true)
+  (cd "$dir" && HOME=$dir/home SDL_AUDIODRIVER=dummy exec timeout 900 \
+    xvfb-run -a -s '-screen 0 640x480x24' "${engine[@]}" "${args[@]}" </dev/null >"$dir/engine.log" 2>&1) &
+  local pid=$!
+  # A demo that cannot play (a map missing: "ERROR: Couldn't load maps/…") leaves the engine
+  # in its menu, and `video` refuses: stop it then rather than at the timeout.
+  while kill -0 "$pid" 2>/dev/null; do
+    if grep -q -E '^ERROR:|can only be used when playing back demos' "$dir/engine.log" 2>/dev/null; then
+      kill_tree "$pid"; break
+    fi
+    sleep 2
+  done
+  wait "$pid" || true
   local avi=$home/baseoa/videos/$name.avi
   [ -s "$avi" ] || { log "$id: no video (see $dir/engine.log)"; return 1; }
   ffmpeg -nostdin -loglevel error -i "$avi" -c:v libx264 -preset veryfast -crf 20 -pix_fmt yuv420p \
