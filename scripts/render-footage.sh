@@ -194,7 +194,7 @@ render_oa() { # id setup demo
   local id=$1 setup=$2 demo=$3 dir=$WORK/$1 name=${3%.dm_*}
   rm -rf "$dir"; mkdir -p "$dir/home"
   local args=(+set r_mode -1 +set r_customwidth 320 +set r_customheight 240 +set r_fullscreen 0
-    +set s_sdlSpeed 44100 +set cl_aviFrameRate 30 +set cl_aviMotionJpeg 0 +set com_maxfps 0
+    +set com_hunkMegs 256 +set s_sdlSpeed 44100 +set cl_aviFrameRate 30 +set cl_aviMotionJpeg 0 +set com_maxfps 0
     +set nextdemo quit +demo "$demo" +wait 20 +video "$name")
   local engine home
   if [ "$setup" = oa081 ]; then
