@@ -85,6 +85,7 @@ oa-demo088-test1 oa088 openarena-0.8.8 demo088-test1.dm_71
 nexuiz-demo1 nexuiz nexuiz-2.5.2 demo1
 nexuiz-demo2 nexuiz nexuiz-2.5.2 demo2
 nexuiz-demo3 nexuiz nexuiz-2.5.2 demo3
+nexuiz-demo4 nexuiz nexuiz-2.5.2 demo4
 '
 
 log() { printf 'render-footage: %s\n' "$*" >&2; }
