@@ -87,6 +87,7 @@ nexuiz-demo2 nexuiz nexuiz-2.5.2 demo2
 nexuiz-demo3 nexuiz nexuiz-2.5.2 demo3
 nexuiz-demo4 nexuiz nexuiz-2.5.2 demo4
 nexuiz-demo5 nexuiz nexuiz-2.5.2 demo5
+nexuiz-piece-o-cake nexuiz nexuiz-2.5.2 piece-o-cake
 '
 
 log() { printf 'render-footage: %s\n' "$*" >&2; }
