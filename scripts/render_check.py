@@ -71,6 +71,9 @@ def main() -> None:
             duration, audio = probe(clip)
             if math.ceil(duration) != int(r["seconds"]) or not audio:
                 fail(f"{r['id']}: {duration} s, audio {audio}; manifest {r['seconds']} s")
+    extra = {p.stem for p in (DATA / "labels").glob("*.tsv")} - set(ids)
+    if extra:
+        fail(f"label files without a manifest row: {sorted(extra)}")
     for source, splits in sources.items():
         if len(splits) > 1:
             fail(f"game data {source} is in both splits")
