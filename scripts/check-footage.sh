@@ -2,7 +2,10 @@
 # The footage check (issue 37, item 6): analyses every clip of data/footage (and
 # data/footage-rendered when it exists and its clips are rendered) twice, with the picture alone
 # (--signals picture) and with the picture, sound and sudden scares (the default), and prints
-# scripts/footage-report.py's figures per split for both.
+# scripts/footage-report.py's figures per split for both. The fetched clips come by
+# scripts/fetch-footage.sh (run here); the rendered ones by scripts/render-footage.sh, run
+# beforehand (it installs the game engines and about 1.2 GB of packages, and takes about half
+# an hour on 2 cores), else that set is left out.
 #
 # Usage: scripts/check-footage.sh [MODEL]   (default: the shipped model)
 # Environment: LEAMOJI_BIN (default: the release build), FOOTAGE (fetched clips, default
