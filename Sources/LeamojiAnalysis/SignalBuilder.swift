@@ -11,10 +11,14 @@ public enum SignalBuilder {
   /// doubled the false sudden events on the benign footage, docs/intensity.md).
   public static let suddenLevelBelowFilm = 0.0
 
-  /// One `SecondSignals` per second (the shorter of `sound` and `pace` decides the count;
-  /// normally they are equal).
+  /// Seconds of sound a rise is measured against (`SoundSecond.rise`): before the stream has
+  /// that much, it counts silence, so its first seconds cannot be sudden.
+  public static let riseHistory = 2.0
+
+  /// One `SecondSignals` per sample `interval` seconds apart (the shorter of `sound` and
+  /// `pace` decides the count; normally they are equal).
   public static func signals(
-    sound: [SoundSecond], pace: [PaceSecond], settings: FusionSettings
+    sound: [SoundSecond], pace: [PaceSecond], interval: Double, settings: FusionSettings
   ) -> [SecondSignals] {
     let count = min(sound.count, pace.count)
     guard count > 0 else { return [] }
@@ -28,7 +32,8 @@ public enum SignalBuilder {
       // when the scare comes after this second's frame.
       let change = max(pace[k].change, k + 1 < count ? pace[k + 1].change : 0)
       let sudden =
-        sound[k].rise >= settings.suddenRiseDB && change >= settings.suddenChange
+        Double(k) * interval >= riseHistory && sound[k].rise >= settings.suddenRiseDB
+        && change >= settings.suddenChange
         && sound[k].peakMomentary - level >= -suddenLevelBelowFilm
       return SecondSignals(intensity: intensity, sudden: sudden)
     }

@@ -175,7 +175,7 @@ public struct VideoAnalysis: Sendable {
         soundProblem = failure + "; analysed by its pictures alone"
       } else {
         let signals = SignalBuilder.signals(
-          sound: sound, pace: hearing.pace, settings: listening.fusion)
+          sound: sound, pace: hearing.pace, interval: interval, settings: listening.fusion)
         for i in scores.indices where i < signals.count { scores[i].signals = signals[i] }
       }
     }

@@ -1,4 +1,5 @@
 import LeamojiTimeline
+
 /// A film's page: poster, title, description, the player with the cue overlay, the clickable
 /// mood strip and the list of scenes with a thumbnail at each scene start.
 public enum FilmPage {
@@ -155,7 +156,8 @@ public enum FilmPage {
       html += "<span class=\"conf\" title=\"confidence\">\(percent) %</span>"
       if let firedBy = scene.firedBy {
         html += "<span class=\"tag why\" title=\"what fired this warning\">"
-        html += "\(WebText.html(firedBy))\(scene.badges.isEmpty ? "" : " " + WebText.html(scene.badges))</span>"
+        html +=
+          "\(WebText.html(firedBy))\(scene.badges.isEmpty ? "" : " " + WebText.html(scene.badges))</span>"
       }
       if scene.edited { html += "<span class=\"tag\">edited</span>" }
       html += "</a></li>\n"

@@ -33,7 +33,7 @@ struct SignalBuilderTests {
     for gain in [1.0, 0.1] {  // the same film mastered 20 dB lower
       let windows = [0.05, 0.05, 0.05, 0.05, 0.3, 0.005].map { Self.second(amplitude: $0 * gain) }
       let signals = SignalBuilder.signals(
-        sound: Self.measure(windows), pace: pace, settings: settings)
+        sound: Self.measure(windows), pace: pace, interval: 1, settings: settings)
       let intensity = signals.map(\.intensity)
       // The film's level is an energy mean: the loud second lifts it 9 dB over the quiet
       // ones, which sit at -9 LU: (-9 + 12) / 16 = 0.19.
@@ -44,25 +44,41 @@ struct SignalBuilderTests {
     }
   }
 
-  @Test("a scream after quiet with a cut is sudden; without the cut, or after loud sound, it is not")
+  @Test(
+    "a scream after quiet with a cut is sudden; without the cut, or after loud sound, it is not")
   func sudden() {
     let windows =
       Array(repeating: Self.second(amplitude: 0.02), count: 4)
       + [Self.second(amplitude: 0.5, from: 0.5), Self.second(amplitude: 0.02)]
     let sound = Self.measure(windows)
     var pace = Array(repeating: PaceSecond(motion: 0.01, change: 0.05), count: 6)
-    #expect(SignalBuilder.signals(sound: sound, pace: pace, settings: settings).allSatisfy {
-      !$0.sudden
-    })
+    #expect(
+      SignalBuilder.signals(sound: sound, pace: pace, interval: 1, settings: settings).allSatisfy {
+        !$0.sudden
+      })
     pace[5] = PaceSecond(motion: 0.4, change: 0.8)  // the picture after the scream's second
-    let signals = SignalBuilder.signals(sound: sound, pace: pace, settings: settings)
+    let signals = SignalBuilder.signals(sound: sound, pace: pace, interval: 1, settings: settings)
     #expect(signals.map(\.sudden) == [false, false, false, false, true, false])
     let loud = Self.measure(
       Array(repeating: Self.second(amplitude: 0.4), count: 4)
         + [Self.second(amplitude: 0.5), Self.second(amplitude: 0.4)])
-    #expect(SignalBuilder.signals(sound: loud, pace: pace, settings: settings).allSatisfy {
-      !$0.sudden
-    })
+    #expect(
+      SignalBuilder.signals(sound: loud, pace: pace, interval: 1, settings: settings).allSatisfy {
+        !$0.sudden
+      })
+  }
+
+  @Test("the first two seconds are never sudden: the rise has no history there")
+  func noSuddenStart() {
+    let sound = Self.measure(
+      [Self.second(amplitude: 0.5, from: 0.5), Self.second(amplitude: 0.5)]
+        + Array(repeating: Self.second(amplitude: 0.02), count: 3))
+    let pace = Array(repeating: PaceSecond(motion: 1, change: 1), count: 5)
+    #expect(sound[0].rise >= 15)
+    #expect(
+      SignalBuilder.signals(sound: sound, pace: pace, interval: 1, settings: settings).allSatisfy {
+        !$0.sudden
+      })
   }
 
   @Test("a silent film has no intensity and no sudden second")
@@ -70,7 +86,7 @@ struct SignalBuilderTests {
     let sound = Self.measure(Array(repeating: Self.second(amplitude: 0), count: 3))
     let pace = Array(repeating: PaceSecond(motion: 1, change: 1), count: 3)
     #expect(
-      SignalBuilder.signals(sound: sound, pace: pace, settings: settings)
+      SignalBuilder.signals(sound: sound, pace: pace, interval: 1, settings: settings)
         == Array(repeating: SecondSignals(intensity: 0, sudden: false), count: 3))
   }
 }

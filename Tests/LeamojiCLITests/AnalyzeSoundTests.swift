@@ -56,7 +56,8 @@ struct AnalyzeSoundTests {
     let markers = try #require(entry["markers"] as? [[String: Any]])
     let scary = markers.filter { $0["label"] as? String == "scary" }
     #expect(scary.contains { ($0["firedBy"] as? [String])?.contains("sudden") == true })
-    #expect(markers.filter { $0["label"] as? String != "scary" }.allSatisfy { $0["firedBy"] == nil })
+    #expect(
+      markers.filter { $0["label"] as? String != "scary" }.allSatisfy { $0["firedBy"] == nil })
     let frames = try #require(entry["frames"] as? [[String: Any]])
     #expect(frames.count == 12)
     let intensity = frames.compactMap { $0["intensity"] as? Double }
@@ -74,7 +75,9 @@ struct AnalyzeSoundTests {
     let timeline = try CLI.leamoji(["timeline", video.path, "--data", data.path])
     #expect(timeline.status == 0)
     #expect(timeline.stdout.contains("⚡ sudden scare at 0:06  cue at 0:01"))
-    #expect(timeline.stdout.contains("😱 scary (26%, sound + sudden 👂⚡)") || timeline.stdout.contains("sudden ⚡)"), "\(timeline.stdout)")
+    #expect(
+      timeline.stdout.contains("😱 scary (26%, sound + sudden 👂⚡)")
+        || timeline.stdout.contains("sudden ⚡)"), "\(timeline.stdout)")
   }
 
   @Test("--signals picture, and a video without sound, give the picture's timeline exactly")
@@ -116,7 +119,9 @@ struct AnalyzeSoundTests {
     let video = work.appendingPathComponent("jump.mp4")
     try SoundClips.jumpScare(at: video)
     let data = work.appendingPathComponent("MovieData.json")
-    let unknown = try CLI.leamoji(["analyze", video.path, "--output", data.path, "--signals", "smell"])
+    let unknown = try CLI.leamoji([
+      "analyze", video.path, "--output", data.path, "--signals", "smell",
+    ])
     #expect(unknown.status != 0)
     #expect(unknown.stderr.contains("--signals takes picture, sound and sudden"))
     let missing = try CLI.leamoji([

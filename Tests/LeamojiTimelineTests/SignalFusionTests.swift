@@ -42,7 +42,10 @@ struct SignalFusionTests {
     let p: [Float] = [0.05, 0.05, 0.3, 0.3, 0.3, 0.05, 0.05]
     let i: [Double] = [0.9, 0.9, 0.8, 0.75, 0.2, 1.0, 1.0]
     let timeline = encoder.encode(scores(p, intensity: i))
-    #expect(timeline.labels.map(\.name) == ["neutral", "neutral", "scary", "scary", "neutral", "neutral", "neutral"])
+    #expect(
+      timeline.labels.map(\.name) == [
+        "neutral", "neutral", "scary", "scary", "neutral", "neutral", "neutral",
+      ])
     #expect(timeline.markers[1].label == "scary")
     #expect(timeline.markers[1].firedBy == ["sound"])
     #expect(timeline.frames[2].firedBy == ["sound"])
@@ -53,7 +56,8 @@ struct SignalFusionTests {
 
   @Test("picture and sound together are both named, in order")
   func bothNamed() {
-    let timeline = encoder.encode(scores([0.9, 0.9, 0.35, 0.1, 0.1], intensity: [0.0, 0.9, 0.9, 0.1, 0.1]))
+    let timeline = encoder.encode(
+      scores([0.9, 0.9, 0.35, 0.1, 0.1], intensity: [0.0, 0.9, 0.9, 0.1, 0.1]))
     #expect(timeline.markers[0].firedBy == ["picture", "sound"])
     #expect(timeline.frames[0].firedBy == ["picture"])
     #expect(timeline.frames[1].firedBy == ["picture", "sound"])
@@ -78,19 +82,26 @@ struct SignalFusionTests {
     var picture = encoder
     picture.fusion = .pictureOnly
     let byPicture = picture.encode(scores(p, intensity: i, sudden: [5]))
-    #expect(byPicture.labels.map(\.name) == ["scary", "scary", "neutral", "neutral", "neutral", "neutral", "neutral"])
+    #expect(
+      byPicture.labels.map(\.name) == [
+        "scary", "scary", "neutral", "neutral", "neutral", "neutral", "neutral",
+      ])
     #expect(byPicture.markers[0].firedBy == ["picture"])
     #expect(byPicture.events.isEmpty)
     var sound = encoder
     sound.fusion.signals = [.sound]
     let bySound = sound.encode(scores(p, intensity: i))
-    #expect(bySound.labels.map(\.name) == ["neutral", "neutral", "neutral", "scary", "scary", "neutral", "neutral"])
+    #expect(
+      bySound.labels.map(\.name) == [
+        "neutral", "neutral", "neutral", "scary", "scary", "neutral", "neutral",
+      ])
   }
 
   @Test("markers and events with firedBy round-trip through MovieData.json; old readers' keys stay")
   func roundTrip() throws {
     let timeline = encoder.encode(
-      scores([0.05, 0.05, 0.3, 0.3, 0.05, 0.05], intensity: [0.1, 0.1, 0.9, 0.9, 0.1, 0.1], sudden: [4]))
+      scores(
+        [0.05, 0.05, 0.3, 0.3, 0.05, 0.05], intensity: [0.1, 0.1, 0.9, 0.9, 0.1, 0.1], sudden: [4]))
     let movie = Movie(
       id: "m", title: "m", duration: 6, markers: timeline.markers,
       model: ModelInfo(labels: ["happy", "neutral", "scary"], sha256: "x"), seekAhead: 5,
@@ -102,7 +113,8 @@ struct SignalFusionTests {
     let read = try MovieData.decode(bytes, path: "m.json")
     #expect(read == [movie])
     // The entry as leamoji reads any file: the same typed view, no problems noted.
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
     #expect(object[0]["events"] != nil)
     let markers = try #require(object[0]["markers"] as? [[String: Any]])
     try #require(markers.count == 2)
