@@ -194,7 +194,8 @@ public struct VideoAnalysis: Sendable {
   /// stated length), so the result is the same as measuring sample by sample.
   private final class Hearing: @unchecked Sendable {
     let audio: AudioSampler
-    private var meter = SoundMeter()
+    /// Only the loudness features: the signals use nothing of the spectrum yet.
+    private var meter = SoundMeter(spectrum: false)
     private var paceMeter = PaceMeter()
     private var measured: [SoundSecond] = []
     private(set) var pace: [PaceSecond] = []

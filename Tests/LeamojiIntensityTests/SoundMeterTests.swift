@@ -80,4 +80,21 @@ struct SoundMeterTests {
       Signals.noise(amplitude: 0.2, seconds: 2) + Signals.sine(440, amplitude: 0.1, seconds: 1)
     #expect(measure(signal) == measure(signal))
   }
+
+  @Test("without the spectrum: the loudness features are the same bits, the spectral ones 0")
+  func withoutSpectrum() {
+    let signal =
+      Signals.silence(1.5) + Signals.noise(amplitude: 0.3, seconds: 0.5)
+      + Signals.sine(60, amplitude: 0.2, seconds: 1)
+    var loudnessOnly = SoundMeter(spectrum: false)
+    let cheap = Signals.windows(signal, size: 16_000).map { loudnessOnly.measure($0) }
+    let full = measure(signal)
+    #expect(cheap.count == full.count)
+    for (a, b) in zip(cheap, full) {
+      #expect(a.loudness == b.loudness && a.meanSquare == b.meanSquare)
+      #expect(a.peakMomentary == b.peakMomentary && a.rise == b.rise)
+      #expect(a.flux == 0 && a.onsets == 0 && a.lowShare == 0)
+    }
+    #expect(full.contains { $0.flux > 0 })
+  }
 }
