@@ -55,7 +55,8 @@ public final class PlaybackSession {
       throw LeamojiError.unexpected("\(video): cannot use the terminal (\(error))")
     }
     defer { session.restore() }
-    let overlay = PlayerOverlay(markers: markers, duration: movie.duration, title: movie.title)
+    let overlay = PlayerOverlay(
+      markers: markers, duration: movie.duration, title: movie.title, events: movie.events ?? [])
     var loop = PlayerLoop(
       playback: playback, session: session, overlay: overlay, fixedSize: fixedSize)
     let outcome = loop.run()

@@ -52,6 +52,21 @@ struct CueLogicTests {
     #expect(summary(8, [marker("happy", at: 0), sudden]) == "😀 | 😱👂⚡ scary scene in 2 s")
   }
 
+  @Test("a sudden scare has its own heads-up in [cueAt, second), the nearest first")
+  func suddenHeadsUp() {
+    let events = [
+      TimelineEvent(cueAt: 7, kind: "sudden", second: 12),
+      TimelineEvent(cueAt: 5, kind: "sudden", second: 10),
+      TimelineEvent(cueAt: 1, kind: "other", second: 6),
+    ]
+    #expect(CueLogic.suddenHeadsUp(events: events, at: 4.9) == nil)
+    #expect(CueLogic.suddenHeadsUp(events: events, at: 5) == "⚡ sudden scare in 5 s")
+    #expect(CueLogic.suddenHeadsUp(events: events, at: 8.5) == "⚡ sudden scare in 2 s")
+    #expect(CueLogic.suddenHeadsUp(events: events, at: 10) == "⚡ sudden scare in 2 s")
+    #expect(CueLogic.suddenHeadsUp(events: events, at: 12) == nil)
+    #expect(CueLogic.suddenHeadsUp(events: [], at: 8) == nil)
+  }
+
   @Test("seek-ahead 0: cueAt == second, so there is never a heads-up")
   func seekAheadZero() {
     let list = [marker("happy", at: 0, seekAhead: 0), marker("scary", at: 10, seekAhead: 0)]

@@ -26,6 +26,21 @@ struct OverlayTests {
     #expect(overlay.text(row: 3).trimmingCharacters().isEmpty)
   }
 
+  @Test("a sudden scare inside a scary scene gets its own heads-up; a scene's heads-up comes first")
+  func suddenHeadsUp() {
+    let overlay = PlayerOverlay(
+      markers: markers, duration: 30,
+      events: [
+        TimelineEvent(cueAt: 10, kind: "sudden", second: 15),
+        TimelineEvent(cueAt: 16, kind: "sudden", second: 21),
+      ])
+    let inside = overlay.layer(
+      for: PlayerStatus(time: 12.2, isPlaying: true), columns: 60, rows: 10)
+    #expect(inside.text(row: 8).trimmingCharacters() == "⚡ sudden scare in 3 s")
+    let scene = overlay.layer(for: PlayerStatus(time: 17.5, isPlaying: true), columns: 60, rows: 10)
+    #expect(scene.text(row: 8).trimmingCharacters() == "😐 neutral scene in 3 s")
+  }
+
   @Test("the timeline strip is coloured by mood and the playhead sits at the time's column")
   func strip() {
     let overlay = layer(PlayerStatus(time: 15, isPlaying: true))

@@ -61,6 +61,20 @@ public enum CueLogic {
       currentIndex: currentIndex, current: currentIndex.map { markers[$0] }, headsUp: headsUp)
   }
 
+  /// The heads-up for a sudden scare (`⚡ sudden scare in 2 s`) when `time` is inside an
+  /// event's `[cueAt, second)` window, the nearest event first; nil otherwise. `play` shows it
+  /// when no scene's heads-up is showing: a jump scare inside a scene already scary still gets
+  /// its own warning.
+  public static func suddenHeadsUp(events: [TimelineEvent], at time: Double) -> String? {
+    guard
+      let event = events.filter({
+        $0.kind == TimelineEvent.sudden && $0.cueAt <= time && time < $0.second
+      }).min(by: { $0.second < $1.second })
+    else { return nil }
+    let seconds = max(1, Int((event.second - time).rounded(.up)))
+    return "⚡ sudden scare in \(seconds) s"
+  }
+
   /// The column of the playhead in a timeline strip `width` columns wide covering
   /// `0...duration`: `floor(time / duration * width)`, clamped to `0...width-1` (0 when the
   /// duration is unknown or the strip empty).

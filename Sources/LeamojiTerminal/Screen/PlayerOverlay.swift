@@ -41,9 +41,14 @@ public struct PlayerOverlay: Sendable {
   public var duration: Double
   /// Title shown top-left (sanitised when drawn), or nil.
   public var title: String?
+  /// Sudden scares, each warned of in its own cue window (`CueLogic.suddenHeadsUp`).
+  public var events: [TimelineEvent] = []
 
   /// - Parameter markers: the timeline in any order (sorted here, once).
-  public init(markers: [Marker], duration: Double, title: String? = nil) {
+  public init(
+    markers: [Marker], duration: Double, title: String? = nil, events: [TimelineEvent] = []
+  ) {
+    self.events = events
     self.markers = markers.enumerated().sorted {
       $0.element.second != $1.element.second
         ? $0.element.second < $1.element.second : $0.offset < $1.offset
@@ -71,8 +76,10 @@ public struct PlayerOverlay: Sendable {
     if let message = status.message, rows >= 3 {
       drawBox(&layer, message, row: 1, column: 0, limit: columns, colour: MoodPalette.message)
     }
-    if let headsUp = cues.headsUp, rows >= 2 {
-      drawCentred(&layer, headsUp.text, row: rows - 2, colour: MoodPalette.text)
+    if let text = cues.headsUp?.text ?? CueLogic.suddenHeadsUp(events: events, at: time),
+      rows >= 2
+    {
+      drawCentred(&layer, text, row: rows - 2, colour: MoodPalette.text)
     }
     if status.isBuffering || !status.isPlaying {
       let text = status.isBuffering ? Self.bufferingText : Self.bufferingText + " (paused)"
