@@ -139,6 +139,17 @@ mkdir -p "$WORK/backbone"
 run_checked backbone 0 analyze "$VIDEO" --output "$WORK/backbone/MovieData.json" --interval 15 \
   --no-poster
 
+# 5. Sound: a short clip with a stereo AAC track (its own demuxer, decoder and resampler, and the
+# thread that measures it), made here with the ffmpeg CLI when it is present.
+if command -v ffmpeg >/dev/null; then
+  ffmpeg -v error -nostdin -y -f lavfi -i "testsrc2=size=96x54:rate=25:duration=5" \
+    -f lavfi -i "sine=frequency=440:duration=5:sample_rate=48000" -map 0:v -map 1:a \
+    -c:a aac -ac 2 -c:v libx264 -preset ultrafast "$WORK/sound.mp4"
+  mkdir -p "$WORK/sound"
+  run_checked sound 0 analyze "$WORK/sound.mp4" --model "$MODEL" \
+    --output "$WORK/sound/MovieData.json" --interval "$INTERVAL" --no-poster
+fi
+
 echo
 if [ $failures -ne 0 ]; then
   if [ -n "${KEEP:-}" ]; then
