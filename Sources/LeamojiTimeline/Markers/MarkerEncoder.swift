@@ -68,16 +68,20 @@ public struct MarkerEncoder: Sendable {
       return score.probabilities.map { $0.isFinite ? Double($0) : 0 }
     }
     let withSignals = ordered.contains { $0.signals != nil }
-    let fired = firedSignals(ordered, rows: rows)
     let scary = labels.firstIndex { $0.name == Label.scary.name }
+    let pictureLabels = rows.map(label(of:))
+    let fired: [Set<Signal>] =
+      if let scary, withSignals {
+        firedSignals(ordered, rows: rows, pictureLabels: pictureLabels, scary: scary)
+      } else {
+        Array(repeating: [], count: ordered.count)
+      }
     let raw = rows.indices.map { i in
-      if let scary, !fired[i].isEmpty { return scary }
-      let picture = label(of: rows[i])
-      guard let scary, picture == scary, withSignals else { return picture }
+      let picture = pictureLabels[i]
+      guard let scary, withSignals else { return picture }
+      if !fired[i].isEmpty { return scary }
       // The picture alone would say scary, but it may not fire (`--signals` without picture).
-      var others = rows[i]
-      others[scary] = -1
-      return Self.argmax(others)
+      return picture == scary ? Self.mostProbable(rows[i], except: scary) : picture
     }
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
@@ -128,12 +132,11 @@ public struct MarkerEncoder: Sendable {
       markers: markers, frames: frames, labels: smoothed.map { labels[$0] }, events: events)
   }
 
-  /// The signals that fire for each sample (time order), before smoothing; all empty for a
-  /// video without signals or a model without a scary label.
-  func firedSignals(_ ordered: [SecondScore], rows: [[Double]]) -> [Set<Signal>] {
-    guard let scary = labels.firstIndex(where: { $0.name == Label.scary.name }),
-      ordered.contains(where: { $0.signals != nil })
-    else { return Array(repeating: [], count: ordered.count) }
+  /// The signals that fire for each sample (time order), before smoothing, given each sample's
+  /// picture label and the index of the scary label.
+  func firedSignals(
+    _ ordered: [SecondScore], rows: [[Double]], pictureLabels: [Int], scary: Int
+  ) -> [Set<Signal>] {
     // Without a tuned threshold the picture decides by its most probable label; sound then
     // compares with an even chance.
     let threshold = scaryThreshold ?? 0.5
@@ -141,7 +144,7 @@ public struct MarkerEncoder: Sendable {
     return ordered.indices.map { i in
       let signals = ordered[i].signals
       let fired = fusion.fired(
-        p: rows[i][scary], pictureFires: label(of: rows[i]) == scary, threshold: threshold,
+        p: rows[i][scary], pictureFires: pictureLabels[i] == scary, threshold: threshold,
         signals: signals, previousSudden: previousSudden)
       previousSudden = signals?.sudden ?? false
       return fired
@@ -154,10 +157,14 @@ public struct MarkerEncoder: Sendable {
     guard let threshold = scaryThreshold,
       let scary = labels.firstIndex(where: { $0.name == Label.scary.name })
     else { return Self.argmax(row) }
-    if row[scary] >= threshold { return scary }
+    return row[scary] >= threshold ? scary : Self.mostProbable(row, except: scary)
+  }
+
+  /// The most probable label other than `excluded` (ties: the first).
+  static func mostProbable(_ row: [Double], except excluded: Int) -> Int {
     var others = row
-    others[scary] = -1
-    return Self.argmax(others)
+    others[excluded] = -1
+    return argmax(others)
   }
 
   /// Index of the largest value; ties go to the first.
