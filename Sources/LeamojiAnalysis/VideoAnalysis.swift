@@ -117,21 +117,15 @@ public struct VideoAnalysis: Sendable {
     var picker = PosterPicker()
     var pending: [SampledFrame] = []
     var classified = 0
-    // The last sample's frame and prediction, for the samples that hold it.
-    var previous: (presentationTime: Double, image: RGBImage, prediction: Prediction)? = nil
+    // The last sample's prediction, for the samples that hold its frame.
+    var previous: Prediction? = nil
 
     func classifyPending() throws(LeamojiError) {
       guard !pending.isEmpty else { return }
-      // A sample showing the frame of the one before it (the same time and picture: the
-      // sampler hands a held frame's one converted image again) takes that sample's prediction;
-      // the network is deterministic, so classifying it again would give the same scores.
-      var held: [Bool] = []
-      var last = previous.map { ($0.presentationTime, $0.image) }
-      for sample in pending {
-        held.append(last.map { $0.0 == sample.presentationTime && $0.1 == sample.image } ?? false)
-        last = (sample.presentationTime, sample.image)
-      }
-      let images = zip(pending, held).filter { !$0.1 }.map(\.0.image)
+      // A sample showing the frame of the one before it (`repeatsPrevious`, said by the sampler,
+      // which converted that frame once) takes that sample's prediction; the network is
+      // deterministic, so classifying it again would give the same scores.
+      let images = pending.filter { !$0.repeatsPrevious }.map(\.image)
       var predictions: [Prediction] = []
       if !images.isEmpty {
         do {
@@ -142,9 +136,9 @@ public struct VideoAnalysis: Sendable {
         classified += images.count
       }
       var fresh = predictions.makeIterator()
-      for (sample, isHeld) in zip(pending, held) {
-        guard let prediction = isHeld ? previous?.prediction : fresh.next() else { break }
-        previous = (sample.presentationTime, sample.image, prediction)
+      for sample in pending {
+        guard let prediction = sample.repeatsPrevious ? previous : fresh.next() else { break }
+        previous = prediction
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
         let confidence = Double(prediction.confidence)
         if let preview = sample.preview, picker.couldChoose(confidence: confidence) {
@@ -170,13 +164,12 @@ public struct VideoAnalysis: Sendable {
     try classifyPending()
     var soundProblem: String? = nil
     if let hearing, let listening {
-      let sound = hearing.sound(count: scores.count)
-      if let failure = hearing.audio.failure {
-        soundProblem = failure + "; analysed by its pictures alone"
-      } else {
+      if let sound = hearing.sound(count: scores.count) {
         let signals = SignalBuilder.signals(
           sound: sound, pace: hearing.pace, interval: interval, settings: listening.fusion)
         for i in scores.indices where i < signals.count { scores[i].signals = signals[i] }
+      } else if let failure = hearing.audio.failure {
+        soundProblem = failure + "; analysed by its pictures alone"
       }
     }
     return VideoAnalysis(
@@ -215,10 +208,13 @@ public struct VideoAnalysis: Sendable {
       pace.append(paceMeter.measure(sample.image))
     }
 
-    /// The sound of samples `0..<count` (waits for the thread).
-    func sound(count: Int) -> [SoundSecond] {
+    /// The sound of samples `0..<count` (waits for the thread); nil when the audio stream
+    /// turned out to be broken (`audio.failure`).
+    func sound(count: Int) -> [SoundSecond]? {
       worker.wait()
+      guard audio.failure == nil else { return nil }
       while measured.count < count { measureNext() }
+      guard audio.failure == nil else { return nil }
       return Array(measured.prefix(count))
     }
 

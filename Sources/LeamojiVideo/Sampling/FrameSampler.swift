@@ -13,6 +13,9 @@ public struct SampledFrame: Sendable {
   public let image: RGBImage
   /// The same frame at the sampler's `previewSize`, when one was asked for (e.g. for posters).
   public let preview: RGBImage?
+  /// The frame is the one the sample before showed (a held frame): the same picture, so
+  /// whatever was computed from it can be reused.
+  public let repeatsPrevious: Bool
 }
 
 /// Hands out, for t = 0, interval, 2·interval, … (while t < duration), the frame on screen at
@@ -219,6 +222,7 @@ public final class FrameSampler {
   private func emitCandidate(at time: ExactTime) throws(MediaError) -> SampledFrame {
     let clock = file.clock
     let image: RGBImage
+    let repeatsPrevious = candidateImage != nil
     if let cached = candidateImage {
       image = cached
     } else {
@@ -235,7 +239,7 @@ public final class FrameSampler {
     let sample = SampledFrame(
       index: schedule.nextIndex, time: time.seconds,
       presentationTime: clock.seconds(candidateStamp?.ticks ?? 0), image: image,
-      preview: candidatePreview)
+      preview: candidatePreview, repeatsPrevious: repeatsPrevious)
     schedule.advance()
     return sample
   }
