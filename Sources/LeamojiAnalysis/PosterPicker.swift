@@ -44,7 +44,7 @@ public struct PosterPicker: Sendable {
     image.pixels.withUnsafeBufferPointer { p in
       var i = 0
       while i < p.count {
-        let y = (0.299 * Double(p[i]) + 0.587 * Double(p[i + 1]) + 0.114 * Double(p[i + 2])) / 255
+        let y = RGB.luma(p[i], p[i + 1], p[i + 2])
         sum += y
         squares += y * y
         i += 3

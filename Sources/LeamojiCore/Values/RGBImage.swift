@@ -91,6 +91,13 @@ public struct RGB: Equatable, Hashable, Sendable {
     self.g = g
     self.b = b
   }
+
+  /// BT.601 luma of the colour `r, g, b`, 0…1: how bright a picture looks (the poster's
+  /// exposure, the pace of a film's pictures). Inlined into per-pixel loops.
+  @inlinable
+  public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
+    (0.299 * Double(r) + 0.587 * Double(g) + 0.114 * Double(b)) / 255
+  }
 }
 
 /// A width and height in pixels.

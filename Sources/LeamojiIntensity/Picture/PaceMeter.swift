@@ -29,9 +29,7 @@ public struct PaceMeter: Sendable {
   static func lumaDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
     var sum = 0.0
     for i in stride(from: 0, to: a.count, by: 3) {
-      let ya = (0.299 * Double(a[i]) + 0.587 * Double(a[i + 1]) + 0.114 * Double(a[i + 2])) / 255
-      let yb = (0.299 * Double(b[i]) + 0.587 * Double(b[i + 1]) + 0.114 * Double(b[i + 2])) / 255
-      sum += abs(ya - yb)
+      sum += abs(RGB.luma(a[i], a[i + 1], a[i + 2]) - RGB.luma(b[i], b[i + 1], b[i + 2]))
     }
     return sum
   }
