@@ -299,11 +299,10 @@ private struct FieldReader {
         }
         probabilities[name] = p
       }
-      var intensity: Double? = nil
-      if case .number(let value)? = frame["intensity"] { intensity = value }
       frames.append(
         FrameScore(
-          second: second, label: label, probabilities: probabilities, intensity: intensity,
+          second: second, label: label, probabilities: probabilities,
+          intensity: number(frame["intensity"], "frames[\(index)].intensity"),
           firedBy: strings(frame["firedBy"], "frames[\(index)].firedBy")))
     }
     return frames
