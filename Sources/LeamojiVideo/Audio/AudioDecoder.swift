@@ -108,20 +108,12 @@ final class AudioDecoder {
   /// The next packet of the stream into `packet`; false at the end (or a read error, which is
   /// counted as damage and ends the stream).
   private func readPacket() -> Bool {
-    var retries = 0
-    while true {
-      switch FFmpegCall.status(av_read_frame(format.pointer, packet.pointer), "av_read_frame") {
-      case .success:
-        if packet.pointer.pointee.stream_index == stream.pointee.index { return true }
-        packet.unref()
-      case .again where retries < 100:
-        retries += 1
-      case .endOfFile:
-        return false
-      case .again, .failure:
-        damagedPackets += 1
-        return false
-      }
+    switch format.readPacket(ofStream: stream.pointee.index, into: packet) {
+    case .packet: return true
+    case .end: return false
+    case .unreadable:
+      damagedPackets += 1
+      return false
     }
   }
 }

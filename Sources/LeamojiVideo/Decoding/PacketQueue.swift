@@ -137,25 +137,15 @@ final class PacketQueue {
   /// Reads the next packet of our stream into `packet`; false at the end of the file, or where
   /// the rest of it cannot be read (counted as damage).
   private func read(into packet: Packet) -> Bool {
-    var retries = 0
-    while true {
-      switch FFmpegCall.status(av_read_frame(file.format.pointer, packet.pointer), "av_read_frame")
-      {
-      case .success:
-        if packet.pointer.pointee.stream_index != file.stream.pointee.index {
-          packet.unref()
-          continue
-        }
-        if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
-        return true
-      case .again where retries < 100:
-        retries += 1
-      case .endOfFile:
-        return false
-      case .again, .failure:
-        corruptPackets += 1
-        return false
-      }
+    switch file.format.readPacket(ofStream: file.stream.pointee.index, into: packet) {
+    case .packet:
+      if packet.pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { corruptPackets += 1 }
+      return true
+    case .end:
+      return false
+    case .unreadable:
+      corruptPackets += 1
+      return false
     }
   }
 }
