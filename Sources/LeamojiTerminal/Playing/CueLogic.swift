@@ -53,8 +53,8 @@ public enum CueLogic {
     if next < markers.count {
       let marker = markers[next]
       if marker.cueAt <= time && time < marker.second {
-        let seconds = Int((marker.second - time).rounded(.up))
-        headsUp = HeadsUp(marker: marker, index: next, secondsUntil: max(1, seconds))
+        headsUp = HeadsUp(
+          marker: marker, index: next, secondsUntil: secondsUntil(marker.second, from: time))
       }
     }
     return CueState(
@@ -71,8 +71,13 @@ public enum CueLogic {
         $0.kind == TimelineEvent.sudden && $0.cueAt <= time && time < $0.second
       }).min(by: { $0.second < $1.second })
     else { return nil }
-    let seconds = max(1, Int((event.second - time).rounded(.up)))
-    return "⚡ sudden scare in \(seconds) s"
+    return "⚡ sudden scare in \(secondsUntil(event.second, from: time)) s"
+  }
+
+  /// Whole seconds from `time` until `second`, rounded up and at least 1: a heads-up never
+  /// says "in 0 s" while it shows.
+  static func secondsUntil(_ second: Double, from time: Double) -> Int {
+    max(1, Int((second - time).rounded(.up)))
   }
 
   /// The column of the playhead in a timeline strip `width` columns wide covering
