@@ -120,8 +120,8 @@ public struct GroupedConv2D: Layer {
       Kernels.gemmPacked(
         m: outChannels, n: g.outArea, k: depth, a: weight.data, aRowStride: depth, aColStride: 1,
         b: col, bRowStride: g.outArea, bColStride: 1, c: &out.data, ldc: g.outArea,
-        start: .overwrite, bias: bias.data, relu: false, scratch: &scratch, activation: .none,
-        weightsInPlace: true)
+        start: .overwrite, bias: bias.data, relu: false, scratch: &scratch,
+        activation: Kernels.Activation.none, weightsInPlace: true)
       return out
     }
     let perIn = inChannels / groups

@@ -38,7 +38,9 @@ struct MobileNetLayerTests {
     #expect(try conv.outputShape(for: [1, 5, 7]) == [1, 3, 4])
   }
 
-  /// One group and symmetric padding compute what the GEMM convolution computes.
+  /// One group and symmetric padding compute what the GEMM convolution computes, with no
+  /// activation: negative sums stay negative (the layer passes `Activation.none`, the identity,
+  /// not a missing activation that the kernel would fill in from its `relu` flag).
   @Test func oneGroupMatchesConv2D() {
     for (k, s, p) in [(3, 1, 1), (3, 2, 1), (5, 2, 2), (1, 1, 0)] {
       let w = TestSupport.random([6, 4, k, k], seed: 11)
@@ -50,6 +52,7 @@ struct MobileNetLayerTests {
       ).forward(x)
       #expect(plain.shape == general.shape)
       #expect(TestSupport.worstError(plain, general, rel: 1e-5, abs: 1e-5) <= 0)
+      #expect(general.data.contains { $0 < 0 }, "a 1-group convolution must not rectify")
     }
   }
 
