@@ -4,7 +4,7 @@
 ///   bright and warm, scary dark and cold). The shipped model `Models/leamoji.safetensors` and
 ///   the sample videos are made from them, and their pixels are pinned by digest, so they stay
 ///   byte for byte as they are.
-/// - `varied`: scenes where lighting is not the answer (issue 12). The look — dark, dim,
+/// - `varied`: scenes where lighting is not the answer. The look — dark, dim,
 ///   bright, colourful or grey, with its grade, grain and film finishing — is drawn
 ///   independently of the mood, and the mood shows in the content: faces with expressions,
 ///   creatures, fire versus fireworks, teeth and claws, cinemas and restaurants. A classifier

@@ -12,7 +12,7 @@ extension LeamojiBench {
         Generates a catalogue of --films films with a poster each (GeneratedCatalogue), then \
         times the leamoji binary beside leamoji-bench: a first report into a new folder, a \
         re-run with nothing changed, and a re-run after one film's title changed. Prints the \
-        size of index.html (without images) and of the whole site. Goals (issue 24): first run \
+        size of index.html (without images) and of the whole site. Goals: first run \
         at most 10 s and a re-run with one film changed at most 1 s for 1,000 films, index.html \
         at most 100 KB.
 

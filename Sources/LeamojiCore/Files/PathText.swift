@@ -1,6 +1,6 @@
 /// Path arithmetic on strings, as the commands use it (the last component, its folder, a name
 /// inside a folder), without Foundation's `NSString`: leamoji links only FoundationEssentials,
-/// which keeps about 7 MB of libraries out of every process (issue 15's memory goal).
+/// which keeps about 7 MB of libraries out of every process (a memory goal).
 ///
 /// The rules follow `NSString`'s for the paths leamoji meets: trailing slashes are ignored,
 /// "/" is its own last component and folder, a bare name has the folder "" (where this

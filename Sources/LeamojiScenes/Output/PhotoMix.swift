@@ -6,7 +6,7 @@ import LeamojiCore
 /// Generated scenes are drawn from flat shapes; real films are full of fine, irregular detail
 /// (grass, gravel, crowds, foliage). A network that has only seen drawings finds that detail
 /// nowhere but in the busiest generated scenes — creatures, storms, fire — and calls real,
-/// benign footage scary (issue 12). Mixing photos in teaches it otherwise, two ways:
+/// benign footage scary. Mixing photos in teaches it otherwise, two ways:
 ///
 /// * **Blended:** a share of every mood's training scenes is laid over a random crop of a
 ///   photo (the scene stays the stronger part), so real texture appears under happy, neutral

@@ -4,7 +4,7 @@
 /// Real films are full of such detail. In scenes drawn from flat shapes it came only with
 /// the busiest scary content (a creature's spikes and teeth, a storm, fire), so a network
 /// trained on them took texture itself for fear and called real, benign footage scary
-/// (issue 12). With clutter behind happy, neutral and scary content alike, texture says
+/// With clutter behind happy, neutral and scary content alike, texture says
 /// nothing about the mood and only the content cues (faces, creatures, fire against
 /// fireworks ...) separate them.
 extension VariedScenes {

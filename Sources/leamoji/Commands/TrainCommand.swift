@@ -146,7 +146,7 @@ struct Train: ParsableCommand {
     help: "Input size in pixels, square: 64, 96 or 128 (default 64, or the --init model's).")
   var inputSize: Int?
 
-  /// `--size`, the option's name before issue 12 (still accepted, not shown).
+  /// `--size`, its older name (still accepted, not shown).
   @Option(name: .customLong("size"), help: .hidden)
   var legacySize: Int?
 

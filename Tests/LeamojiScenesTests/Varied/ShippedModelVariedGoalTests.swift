@@ -6,7 +6,7 @@ import Testing
 
 @testable import LeamojiScenes
 
-/// Issue 12's property, stated on the shipped network: on held-out generated varied scenes
+/// The varied-scenes goal, stated on the shipped network: on held-out generated varied scenes
 /// (lighting says nothing about the mood) a classifier that sees only each image's lighting
 /// does little better than chance, while the shipped model reads the content.
 @Suite("The shipped model looks past the lighting")

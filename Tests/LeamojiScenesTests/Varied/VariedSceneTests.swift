@@ -99,7 +99,7 @@ struct VariedSceneTests {
   func textureIsNotTheAnswer() {
     // At 64 px, where the network sees it. Without clutter in happy and neutral backdrops the
     // busiest scenes were the scary ones (creatures, storms, fire), and networks learnt that
-    // texture means fear (issue 12: real footage called scary).
+    // texture means fear (real footage was called scary).
     let size = PixelSize(width: 64, height: 64)
     func withDetail(_ split: DatasetSplit, _ perClass: Int) -> [(Int, [Double])] {
       datasetItems(perClass: perClass, split: split, seed: 78).map { item in
