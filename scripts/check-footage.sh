@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The footage check (issue 37, item 6): analyses every clip of data/footage (and
+# The footage check: analyses every clip of data/footage (and
 # data/footage-rendered when it exists and its clips are rendered) twice, with the picture alone
 # (--signals picture) and with the picture, sound and sudden scares (the default), and prints
 # scripts/footage-report.py's figures per split for both. The fetched clips come by

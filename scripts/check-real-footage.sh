@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make real-check`: how often a model calls benign real footage scary (issue 12, part 5).
+# `make real-check`: how often a model calls benign real footage scary.
 #
 # The generated scenes are what leamoji trains on; this is the check that it learned something
 # that holds on film it has never seen. The clips are real footage (and two animated films)
@@ -20,7 +20,7 @@
 # Prints, per clip, the seconds and the seconds the timeline calls scary (what a parent would
 # see), then the share over all clips. The goal is at most 1 second in 10.
 #
-# Then the real check set of issue 22 (unless REAL_CHECK_FRAMES=0): frightening and benign stills
+# Then the real check set (unless REAL_CHECK_FRAMES=0): frightening and benign stills
 # from Debian packages that the real training frames never use (data/real-frames/manifest.tsv,
 # split "check", fetched by scripts/fetch-real-frames.sh), each a 5-second clip with per-second
 # truth, and six clips that turn from benign to frightening at second 3
@@ -36,6 +36,8 @@
 #
 # Last (unless REAL_CHECK_FOOTAGE=0), scripts/check-footage.sh: footage with sound and per-second
 # truth (data/footage, data/footage-rendered), analysed with the picture alone and with sound.
+# Its check clips (the moving footage check set) also join the real check set's report as a group
+# of their own, and the tuned thresholds are tuned on stills and footage together.
 #
 # Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
@@ -111,9 +113,17 @@ awk '
     share = total > 0 ? 100 * scary / total : 0
     printf "%-22s %7.1f s   scary %6.1f s = %.1f %% (goal: at most 10 %%)\n", "all clips", total, scary, share
   }' "$WORK/list.jsonl"
+# The moving footage check set: analysed first (picture alone, and fused), so that the check
+# set's thresholds are tuned on stills and footage together; its own report is printed last.
+footage_check=()
+if [ "${REAL_CHECK_FOOTAGE:-1}" != 0 ]; then
+  FOOTAGE_KEEP="$WORK/footage" FOOTAGE_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" \
+    LEAMOJI_BIN="$BIN" scripts/check-footage.sh "$MODEL" >"$WORK/footage-report.txt"
+  footage_check=(--footage-check "$WORK/footage/picture.MovieData.json")
+fi
 if [ ${#checks[@]} -gt 0 ]; then
   echo
-  echo "== real check set (issue 22): ${#checks[@]} clips with per-second truth, and the clips above as benign items"
+  echo "== real check set: ${#checks[@]} clips with per-second truth, and the clips above as benign items"
   "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --output "$WORK/check.json" \
     --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
   # The sensitivity analyze ran with and the model's card, so the report can check its
@@ -121,7 +131,7 @@ if [ ${#checks[@]} -gt 0 ]; then
   "$BIN" model "$MODEL" --json >"$WORK/model.json"
   REAL_CHECK_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" REAL_CHECK_MODEL_JSON="$WORK/model.json" \
     python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
-    data/real-frames/manifest.tsv "$WORK/MovieData.json"
+    data/real-frames/manifest.tsv "$WORK/MovieData.json" "${footage_check[@]}"
 fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
   echo
@@ -129,9 +139,8 @@ if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
 fi
 if [ "${REAL_CHECK_FOOTAGE:-1}" != 0 ]; then
   echo
-  echo "== footage with sound (issue 37): the picture alone against picture, sound and sudden scares"
-  FOOTAGE_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" LEAMOJI_BIN="$BIN" \
-    scripts/check-footage.sh "$MODEL"
+  echo "== footage with sound: the picture alone against picture, sound and sudden scares"
+  cat "$WORK/footage-report.txt"
 fi
 if [ -n "${REAL_CHECK_KEEP:-}" ]; then
   mkdir -p "$REAL_CHECK_KEEP"

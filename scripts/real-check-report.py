@@ -2,13 +2,18 @@
 """Scores an analysed real check set (issue 22, `make real-check`): per-second truth against the
 timeline leamoji wrote, and the ROC area of its per-second scary probability.
 
-    real-check-report.py MOVIEDATA CLIPS MANIFEST [FOOTAGE]
+    real-check-report.py MOVIEDATA CLIPS MANIFEST [FOOTAGE] [--footage-check MOVIEDATA]
 
 MOVIEDATA is the MovieData.json that `leamoji analyze --frames` wrote for every clip; CLIPS the
 folder with each clip's <id>.truth.json (scripts/make-check-clips.sh); MANIFEST
 data/real-frames/manifest.tsv (for each still's package); FOOTAGE another MovieData.json
 (written with --frames) whose every entry is benign at every second: the PyPI footage of
-check-real-footage.sh, its source "PyPI footage" and tag footage-benign.
+check-real-footage.sh, its source "PyPI footage" and tag footage-benign. --footage-check names
+the MovieData.json of the moving footage check set (the `check` clips of data/footage and
+data/footage-rendered, analysed with --signals picture --frames, each entry's id its clip's id):
+those clips join the check set with their per-second truth (labels/<id>.tsv), tag footage and
+source "footage: <package>", are reported as a group of their own, and the thresholds are tuned on
+stills and footage together.
 
 A second is "called scary" when the timeline (its markers, after leamoji's smoothing: what a
 parent sees) says scary at that second. The ROC area uses the model's scary probability of the
@@ -23,6 +28,7 @@ REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thres
 REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and REAL_CHECK_TUNED_LOW name files to write them to;
 REAL_CHECK_SUMMARY one for a one-line summary.
 """
+import csv
 import json
 import os
 import random
@@ -95,8 +101,34 @@ def pct(a, b):
     return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "    – (0/0)"
 
 
+def footage_truth(data_root):
+    """The footage check clips' truth: id -> (package, [label of second 0, 1, ...])."""
+    out = {}
+    for folder in ("footage", "footage-rendered"):
+        path = os.path.join(data_root, folder)
+        manifest = os.path.join(path, "manifest.tsv")
+        if not os.path.exists(manifest):
+            continue
+        with open(manifest, encoding="utf-8") as f:
+            rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        for row in rows:
+            if row["split"] != "check":
+                continue
+            with open(os.path.join(path, "labels", row["id"] + ".tsv"), encoding="utf-8") as f:
+                seconds = {int(r["second"]): r["label"]
+                           for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)}
+            out[row["id"]] = (row["package"], [seconds[s] for s in range(max(seconds) + 1)])
+    return out
+
+
 def main():
-    data_path, clips, manifest, *footage = sys.argv[1:]
+    argv = sys.argv[1:]
+    footage_check = None
+    if "--footage-check" in argv:
+        k = argv.index("--footage-check")
+        footage_check = argv[k + 1]
+        del argv[k:k + 2]
+    data_path, clips, manifest, *footage = argv
     with open(data_path, encoding="utf-8") as f:
         movies = {m["id"]: m for m in json.load(f)}
     benign_ids = []
@@ -124,6 +156,14 @@ def main():
         m = movies[ident]
         n = int(m["duration"]) + 1  # samples at 0, 1, ... up to the duration
         items.append((ident, ["neutral"] * n, ["footage-benign"], ["PyPI footage"] * n))
+    if footage_check:
+        with open(footage_check, encoding="utf-8") as f:
+            analysed = {m["id"]: m for m in json.load(f)}
+        truth = footage_truth(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+        for ident in sorted(set(analysed) & set(truth)):
+            movies["clip:" + ident] = analysed[ident]
+            package, labels = truth[ident]
+            items.append(("clip:" + ident, labels, ["footage"], ["footage: " + package] * len(labels)))
 
     # Per second: (item, truth scary?, called scary?, p(scary), tags, source, second)
     seconds, missing = [], []
@@ -223,6 +263,10 @@ def main():
                 f"ROC area {f['auc']:.3f}")
         with open(summary_path, "w", encoding="utf-8") as out:
             out.write(text + "\n")
+    if footage_check:
+        report("stills and PyPI clips", [r for r in seconds if "footage" not in r[4]])
+        report("moving footage check set (data/footage and data/footage-rendered, split check)",
+               [r for r in seconds if "footage" in r[4]])
     report("bright frightening items", [r for r in seconds if r[1] and "bright-frightening" in r[4]])
     report("dark benign items (goal: <= 10 % of seconds)", [r for r in seconds if not r[1] and "dark-benign" in r[4]])
     # The --sensitivity trade-off: each second called scary from a scary probability of t, as
@@ -289,6 +333,16 @@ def main():
         print(f"  there (the timeline, after smoothing): frightening s {pct(caught, len(fr))}, items warned "
               f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}, dark benign s "
               f"{pct(dark_hit, len(dark))}")
+        if footage_check:
+            calls = called_at(t)
+            for group, keep in (("stills and PyPI clips", lambda r: "footage" not in r[4]),
+                                ("moving footage", lambda r: "footage" in r[4])):
+                rows = [(r[0], r[1], (r[0], r[6]) in calls) for r in seconds if keep(r)]
+                g_fr = [r for r in rows if r[1]]
+                g_be = [r for r in rows if not r[1]]
+                print(f"    {group:22} frightening s {pct(sum(r[2] for r in g_fr), len(g_fr))}, items warned "
+                      f"{pct(len({r[0] for r in g_fr if r[2]}), len({r[0] for r in g_fr}))}, benign s "
+                      f"{pct(sum(r[2] for r in g_be), len(g_be))}")
         path = os.environ.get(env)
         if path:
             with open(path, "w", encoding="utf-8") as f:
