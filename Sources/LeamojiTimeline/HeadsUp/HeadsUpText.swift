@@ -17,15 +17,26 @@ public enum HeadsUpText {
 
   /// The headline: `Heads-up: level 3 of 5 (…reasons…)`, or level 0's and no timeline's words.
   public static func headline(_ headsUp: FilmHeadsUp) -> String {
-    guard let level = headsUp.level else { return "Heads-up: none — " + notAnalysed }
-    if level == 0 { return "Heads-up: level 0 of 5 — " + nothingFound }
-    let why = headsUp.levelReasons.isEmpty ? "" : " (" + headsUp.levelReasons.joined(separator: "; ") + ")"
-    return "Heads-up: level \(level) of 5\(why)"
+    "Heads-up: " + level(headsUp)
   }
 
-  /// The facts below the headline, one sentence each (none for a film without a timeline);
-  /// then the model's sentence when the timeline is not the current model's.
+  /// `level 3 of 5 (…reasons…)`, `level 0 of 5 — no scary scene found…`, `none — not analysed…`.
+  public static func level(_ headsUp: FilmHeadsUp) -> String {
+    guard let level = headsUp.level else { return "none — " + notAnalysed }
+    if level == 0 { return "level 0 of 5 — " + nothingFound }
+    let reasons = headsUp.levelReasons
+    return "level \(level) of 5" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))")
+  }
+
+  /// The facts below the headline, then the model's sentence when the timeline is not the
+  /// current model's.
   public static func details(_ headsUp: FilmHeadsUp) -> [String] {
+    facts(headsUp) + (headsUp.model?.sentence.map { [$0] } ?? [])
+  }
+
+  /// The facts below the headline, one sentence each: none for a film without a timeline or
+  /// at level 0 (the headline says it all).
+  public static func facts(_ headsUp: FilmHeadsUp) -> [String] {
     var lines: [String] = []
     if headsUp.analysed && headsUp.level != 0 {
       let count = headsUp.scaryScenes
@@ -45,7 +56,6 @@ public enum HeadsUpText {
       }
       if let moment = headsUp.strongest { lines.append(strongest(moment)) }
     }
-    if let sentence = headsUp.model?.sentence { lines.append(sentence) }
     return lines
   }
 
