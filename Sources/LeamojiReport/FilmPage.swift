@@ -76,7 +76,8 @@ public enum FilmPage {
   static func headsUp(_ film: ReportFilm) -> String {
     let headsUp = film.headsUp
     let levelClass = headsUp.level.map { "lv\($0)" } ?? "lvx"
-    var html = "<section class=\"headsup \(levelClass)\" id=\"headsup\" aria-labelledby=\"headsup-h\">"
+    var html =
+      "<section class=\"headsup \(levelClass)\" id=\"headsup\" aria-labelledby=\"headsup-h\">"
     html += "<h2 id=\"headsup-h\">Heads-up</h2>"
     let level = HeadsUpText.level(headsUp)
     html += "<p class=\"level\">\(withCode(level.prefix(1).uppercased() + level.dropFirst()))</p>"

@@ -18,7 +18,8 @@ struct HeadsUpCommandTests {
           "markers" : [ { "confidence" : 0.9, "cueAt" : 0, "emoji" : "😀", "label" : "happy", "second" : 0 } ] },
       """
     text = older + text.drop { $0 != "{" }
-    try text.write(to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
+    try text.write(
+      to: work.appendingPathComponent("MovieData.json"), atomically: true, encoding: .utf8)
     return work
   }
 
@@ -30,7 +31,8 @@ struct HeadsUpCommandTests {
     try #require(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 4)
-    #expect(lines[0].hasPrefix("aaa-older ") && lines[0].hasSuffix("heads-up 0/5 (older model 2.1)"))
+    #expect(
+      lines[0].hasPrefix("aaa-older ") && lines[0].hasSuffix("heads-up 0/5 (older model 2.1)"))
     #expect(lines[1].hasPrefix("meadow-storm ") && lines[1].hasSuffix("not edited  heads-up 4/5"))
     let json = try CLI.leamoji(["list", "--json"], in: work)
     let first = try #require(
@@ -83,8 +85,11 @@ struct HeadsUpCommandTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let missing = try CLI.leamoji(["list", "--model", "gone.safetensors"], in: work)
     #expect(missing.status == 66 && missing.stdout.isEmpty)
-    #expect(missing.stderr.hasPrefix("leamoji: gone.safetensors: ") && missing.stderr.filter { $0 == "\n" }.count == 1)
-    let notModel = try CLI.leamoji(["timeline", "meadow-storm", "--model", "MovieData.json"], in: work)
+    #expect(
+      missing.stderr.hasPrefix("leamoji: gone.safetensors: ")
+        && missing.stderr.filter { $0 == "\n" }.count == 1)
+    let notModel = try CLI.leamoji(
+      ["timeline", "meadow-storm", "--model", "MovieData.json"], in: work)
     #expect(notModel.status == 65 && notModel.stdout.isEmpty)
     #expect(notModel.stderr.hasPrefix("leamoji: MovieData.json: "))
   }

@@ -58,7 +58,8 @@ struct HeadsUpPageTests {
 
     let older = try page("films/b-older.html")
     #expect(older.contains("<section class=\"headsup lv0\""))
-    #expect(older.contains("Level 0 of 5 — no scary scene found by the model (this is not a promise"))
+    #expect(
+      older.contains("Level 0 of 5 — no scary scene found by the model (this is not a promise"))
     #expect(
       older.contains(
         "<p class=\"stale\">analysed with an older model (2.1); run <code>leamoji analyze</code> "

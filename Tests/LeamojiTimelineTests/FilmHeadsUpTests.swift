@@ -45,7 +45,8 @@ struct FilmHeadsUpTests {
 
   @Test("no scary marker: level 0, worded as nothing found, never as safe")
   func nothingFound() {
-    let headsUp = FilmHeadsUp(movie: film(duration: 600, [marker("happy", 0), marker("neutral", 300)]))
+    let headsUp = FilmHeadsUp(
+      movie: film(duration: 600, [marker("happy", 0), marker("neutral", 300)]))
     #expect(headsUp.level == 0 && headsUp.scarySeconds == 0 && headsUp.strongest == nil)
     #expect(headsUp.firstScene == nil && headsUp.levelReasons.isEmpty)
     let headline = HeadsUpText.headline(headsUp)
@@ -118,10 +119,12 @@ struct FilmHeadsUpTests {
   @Test("frames: the strongest second inside a scary scene, with what fired it")
   func strongestFromFrames() {
     // Scary scene 3–6; second 1 has a higher p but is outside any scary scene.
-    var stored = frames([0.1, 0.95, 0.2, 0.6, 0.85, 0.85, 0.3, 0.1], fired: [4: ["sudden", "picture"]])
+    var stored = frames(
+      [0.1, 0.95, 0.2, 0.6, 0.85, 0.85, 0.3, 0.1], fired: [4: ["sudden", "picture"]])
     stored[4].intensity = 0.7
     let movie = film(
-      duration: 8, [marker("happy", 0), marker("scary", 3, firedBy: ["picture"]), marker("happy", 6)],
+      duration: 8,
+      [marker("happy", 0), marker("scary", 3, firedBy: ["picture"]), marker("happy", 6)],
       frames: stored)
     let strongest = FilmHeadsUp(movie: movie).strongest
     #expect(strongest?.second == 4 && strongest?.pScary == 0.85 && strongest?.measure == .second)
@@ -141,7 +144,9 @@ struct FilmHeadsUpTests {
     let headsUp = FilmHeadsUp(movie: film(duration: 600, [marker("happy", 0)], events: events))
     #expect(headsUp.scaryScenes == 0 && headsUp.suddenScares == 2)
     #expect(headsUp.level == 2 && headsUp.levelReasons == ["a sudden scare"])
-    #expect(headsUp.strongest?.second == 20 && headsUp.strongest?.measure == FilmHeadsUp.Moment.Measure.none)
+    #expect(
+      headsUp.strongest?.second == 20
+        && headsUp.strongest?.measure == FilmHeadsUp.Moment.Measure.none)
     #expect(HeadsUpText.facts(headsUp).first == "no scary scene; 2 sudden scares ⚡")
     // Events of other kinds are not sudden scares.
     let other = FilmHeadsUp(
@@ -154,13 +159,14 @@ struct FilmHeadsUpTests {
   @Test("an old file without frames, firedBy or events still has a heads-up")
   func earlierFile() throws {
     let path = Repository.root.appendingPathComponent(
-      "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json").path
+      "Tests/LeamojiCLITests/Fixtures/golden/sample-videos.MovieData.json"
+    ).path
     let entries = try MovieStore(path: path).readCatalogue()
     for entry in entries {
       var movie = entry.movie
       movie.frames = nil
       movie.events = nil
-      movie.markers = movie.markers.map { var m = $0; m.firedBy = nil; return m }
+      for index in movie.markers.indices { movie.markers[index].firedBy = nil }
       let headsUp = FilmHeadsUp(movie: movie)
       #expect(headsUp.analysed && headsUp.level != nil && headsUp.level! >= 1)
       #expect(headsUp.strongest?.measure == .sceneMean && headsUp.strongest?.firedBy == [])
@@ -199,15 +205,19 @@ struct ModelCheckTests {
     #expect(older.state == .older && older.version == "2.1")
     #expect(
       older.sentence
-        == "analysed with an older model (2.1); run `leamoji analyze` again for the current one (2.5)")
-    let mine = ModelCheck(recorded: ModelInfo(labels: [], sha256: "00ff" + v25.dropFirst(4)), current: current)
+        == "analysed with an older model (2.1); run `leamoji analyze` again for the current one (2.5)"
+    )
+    let mine = ModelCheck(
+      recorded: ModelInfo(labels: [], sha256: "00ff" + v25.dropFirst(4)), current: current)
     #expect(mine.state == .other && mine.sentence?.contains("sha256 00ffb65519bb") == true)
     // A shipped model's timeline while the user's own model is in use is "another", not older.
     let shippedVsOwn = ModelCheck(
       recorded: ModelInfo(labels: [], sha256: v21), current: ModelIdentity(sha256: "1234"))
     #expect(shippedVsOwn.state == .other && shippedVsOwn.sentence?.contains("(2.1)") == true)
     #expect(ModelCheck(recorded: nil, current: current).state == .unrecorded)
-    #expect(ModelCheck(recorded: ModelInfo(labels: [], sha256: ""), current: current).state == .unrecorded)
+    #expect(
+      ModelCheck(recorded: ModelInfo(labels: [], sha256: ""), current: current).state == .unrecorded
+    )
     let unchecked = ModelCheck(recorded: ModelInfo(labels: [], sha256: v21), current: nil)
     #expect(unchecked.state == .unchecked && unchecked.sentence?.contains("not known") == true)
   }
