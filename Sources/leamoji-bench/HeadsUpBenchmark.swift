@@ -57,14 +57,17 @@ extension LeamojiBench {
       print(
         "heads-up of a \(minutes)-minute film: \(movie.frames?.count ?? 0) frames, "
           + "\(movie.markers.count) markers, \(movie.events?.count ?? 0) sudden scares")
-      print(String(format: "  write MovieData.json (%d bytes):  %8.3f s", size, written))
-      print(String(format: "  read it back (MovieStore):         %8.3f s", loaded))
+      print("  MovieData.json: \(size) bytes")
+      print(String(format: "  write it (MovieStore.merge):   %8.3f s", written))
+      print(String(format: "  read it back (MovieStore):     %8.3f s", loaded))
       print(
         String(
-          format: "  compute the heads-up:              %8.3f ms  (mean of %d; goal < 1 s)",
+          format: "  heads-up (FilmHeadsUp):        %8.3f ms  (mean of %d runs)",
           all / Double(runs) * 1000, runs))
       print(
-        String(format: "  load + heads-up:                   %8.3f s", loaded + all / Double(runs)))
+        String(
+          format: "  read + heads-up:               %8.3f s   (goal < 1 s)",
+          loaded + all / Double(runs)))
       print("  " + HeadsUpText.headline(headsUp))
     }
 
