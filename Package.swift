@@ -126,7 +126,7 @@ let package = Package(
     .executableTarget(
       name: "leamoji-bench",
       dependencies: [
-        "LeamojiNN", "LeamojiCore", "LeamojiReport",
+        "LeamojiNN", "LeamojiCore", "LeamojiReport", "LeamojiTimeline",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

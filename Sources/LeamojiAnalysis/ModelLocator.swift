@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiNN
 import LeamojiTimeline
 
 /// A model as read from its file: the classifier and the SHA-256 of exactly the bytes it was
@@ -98,6 +99,28 @@ public enum ModelLocator {
     }
     guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
     return URL(fileURLWithPath: first).resolvingSymlinksInPath().path
+  }
+
+  /// The identity of the model in use for comparing stored timelines with it (`list`,
+  /// `timeline`, `report`): `given` (`--model`), else `$LEAMOJI_MODEL`, else the shipped model;
+  /// nil when none was named and none was found. Only the file's hash and its card's
+  /// `model_version` are read, not the network.
+  /// - Throws: `LeamojiError` when the named model is missing, unreadable or not a model file.
+  public static func identity(given: String?) throws(LeamojiError) -> ModelIdentity? {
+    if given == nil, environmentModel() == nil, shippedModelPath() == nil { return nil }
+    let path = resolve(given)
+    let bytes: [UInt8]
+    let metadata: [String: String]
+    do {
+      bytes = try ModelFile.readBytes(path: path)
+      metadata = try SafetensorsFile.metadata(bytes, path: path)
+    } catch {
+      throw LeamojiError(error)
+    }
+    guard metadata["format"] == ModelFile.format else {
+      throw LeamojiError.badInput("\(path): not a leamoji model file")
+    }
+    return ModelIdentity(sha256: SHA256.hex(bytes), version: metadata["model_version"])
   }
 
   /// Reads and validates the model at `path` (named as given in errors). When no model was

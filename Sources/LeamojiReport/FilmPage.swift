@@ -47,6 +47,7 @@ public enum FilmPage {
       page += "<p class=\"desc\">\(WebText.html(film.description))</p>"
     }
     page += "<p class=\"facts\">\(facts(film))</p></div></section>\n"
+    page += headsUp(film)
     page += player(film: film, links: links)
     page += strip(film)
     page += scenes(film: film, links: links)
@@ -68,6 +69,33 @@ public enum FilmPage {
     if film.entry.markerForm == .app { parts.append("markers from the original app") }
     if !film.entry.userEdits.isEmpty { parts.append("corrected in review") }
     return parts.joined(separator: " · ")
+  }
+
+  /// The heads-up box: the level and what raised it, the facts, and, when the timeline is not
+  /// the model in use's, the model's sentence (docs/heads-up.md). `HeadsUpText`'s wording.
+  static func headsUp(_ film: ReportFilm) -> String {
+    let headsUp = film.headsUp
+    let levelClass = headsUp.level.map { "lv\($0)" } ?? "lvx"
+    var html =
+      "<section class=\"headsup \(levelClass)\" id=\"headsup\" aria-labelledby=\"headsup-h\">"
+    html += "<h2 id=\"headsup-h\">Heads-up</h2>"
+    let level = HeadsUpText.level(headsUp)
+    html += "<p class=\"level\">\(withCode(level.prefix(1).uppercased() + level.dropFirst()))</p>"
+    let facts = HeadsUpText.facts(headsUp)
+    if !facts.isEmpty {
+      html += "<ul>" + facts.map { "<li>\(withCode($0))</li>" }.joined() + "</ul>"
+    }
+    if let sentence = headsUp.model?.sentence {
+      html += "<p class=\"stale\">\(withCode(sentence))</p>"
+    }
+    return html + "</section>\n"
+  }
+
+  /// `text` escaped, with each `` `command` `` as `<code>command</code>`.
+  static func withCode(_ text: String) -> String {
+    text.split(separator: "`", omittingEmptySubsequences: false).enumerated().map { index, part in
+      index % 2 == 1 ? "<code>\(WebText.html(String(part)))</code>" : WebText.html(String(part))
+    }.joined()
   }
 
   /// The video with its track and the overlay; a note instead when there is no video file.

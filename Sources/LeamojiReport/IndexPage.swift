@@ -1,3 +1,5 @@
+import LeamojiTimeline
+
 /// The parts every page shares, and `index.html`: the catalogue's films as a grid of cards.
 ///
 /// The films are in the page as one JSON data block (`<script type="application/json">`,
@@ -63,15 +65,19 @@ public enum IndexPage {
     return page
   }
 
-  /// One film: `["stem","Title",scary scenes,duration or null,"poster extension","mood"]`,
-  /// the mood as each part's class letter and whole per cent of the timeline (at least 1 for
-  /// a part that is there), e.g. `h46n20s34`.
+  /// One film: `["stem","Title",scary scenes,duration or null,"poster extension","mood",
+  /// level,current]`, the mood as each part's class letter and whole per cent of the timeline
+  /// (at least 1 for a part that is there), e.g. `h46n20s34`; the heads-up level 0–5 (null:
+  /// not analysed) and 1 when the timeline is the model in use's, 0 when it is not (or
+  /// unknown), for the poster's badge.
   static func card(_ film: ReportFilm, posterExtension: String?) -> String {
     let duration = film.duration.map(WebText.number) ?? "null"
     let mood = film.moodParts.map { part in
       part.mood + String(max(1, Int((Double(part.share) / 10).rounded())))
     }.joined()
     return "[\(WebText.jsonString(film.stem)),\(WebText.jsonString(film.title)),"
-      + "\(film.scaryScenes),\(duration),\"\(posterExtension ?? "")\",\"\(mood)\"]"
+      + "\(film.scaryScenes),\(duration),\"\(posterExtension ?? "")\",\"\(mood)\","
+      + "\(film.headsUp.level.map(String.init) ?? "null"),"
+      + "\(film.headsUp.model?.state == .current ? 1 : 0)]"
   }
 }

@@ -31,6 +31,8 @@ public struct ReportFilm: Equatable, Sendable {
   public let stem: String
   /// The scenes, in order.
   public let scenes: [ReportScene]
+  /// The film's heads-up, its model compared with the model in use (docs/heads-up.md).
+  public let headsUp: FilmHeadsUp
 
   /// The entry's id, title and description (title = id, description "" when missing).
   public var id: String { entry.movie.id }
@@ -48,10 +50,12 @@ public struct ReportFilm: Equatable, Sendable {
     scenes.filter { Self.isScary($0.label) }.reduce(0) { $0 + max(0, $1.end - $1.start) }
   }
 
-  /// The film of `entry`, whose files are named `stem`.
-  public init(entry: CatalogueEntry, stem: String) {
+  /// The film of `entry`, whose files are named `stem`; `current` is the model in use (nil
+  /// when none was found: the heads-up then says its model was not checked).
+  public init(entry: CatalogueEntry, stem: String, current: ModelIdentity? = nil) {
     self.entry = entry
     self.stem = stem
+    headsUp = FilmHeadsUp(entry: entry, current: current)
     let markers = entry.movie.markers
     let end = max(entry.movie.duration, 0)
     scenes = markers.enumerated().map { index, marker in
@@ -67,8 +71,10 @@ public struct ReportFilm: Equatable, Sendable {
   }
 
   /// The films of a catalogue in `list`'s order (sorted by id, entries sharing an id in file
-  /// order), each with a stem of its own.
-  public static func films(of entries: [CatalogueEntry]) -> [ReportFilm] {
+  /// order), each with a stem of its own, their heads-up compared with the model `current`.
+  public static func films(of entries: [CatalogueEntry], current: ModelIdentity? = nil)
+    -> [ReportFilm]
+  {
     var taken = Set<String>()
     return MovieData.sortedByID(entries, id: \.movie.id).map { entry in
       let base = stemBase(for: entry.movie.id)
@@ -79,7 +85,7 @@ public struct ReportFilm: Equatable, Sendable {
         number += 1
       }
       taken.insert(stem.lowercased())
-      return ReportFilm(entry: entry, stem: stem)
+      return ReportFilm(entry: entry, stem: stem, current: current)
     }
   }
 

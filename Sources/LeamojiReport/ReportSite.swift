@@ -34,6 +34,9 @@ public enum ReportSite {
     public var copyVideos = false
     /// Width of the scene thumbnails in pixels.
     public var thumbnailWidth = 160
+    /// The model in use, which each film's heads-up compares its timeline's model with; nil
+    /// when none was found (the pages then say the model was not checked).
+    public var currentModel: ModelIdentity? = nil
 
     /// The site of the catalogue `data` in the folder `out`.
     public init(data: String, out: String, videos: String? = nil, copyVideos: Bool = false) {
@@ -76,7 +79,7 @@ public enum ReportSite {
         "\(options.data): id '\(id)' is in entries \(numbers.dropLast().joined(separator: ", ")) "
           + "and \(numbers.last!) (each has a page of its own)")
     }
-    let films = ReportFilm.films(of: entries)
+    let films = ReportFilm.films(of: entries, current: options.currentModel)
     summary.films = films.count
     let dataFolder = folder(of: options.data)
     let videos = SiteFiles.videos(in: options.videos ?? dataFolder)

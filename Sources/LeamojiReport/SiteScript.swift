@@ -58,6 +58,18 @@ public enum SiteScript {
       }
 
       // ---- index.html: cards, sorting, filter ----
+      // The heads-up level on the poster: "3/5", "–" when not analysed; dashed when the
+      // timeline is not the current model's (docs/heads-up.md).
+      function levelBadge(level, current) {
+        const known = typeof level === "number";
+        const badge = element("span", "lvl " + (known ? "lv" + level : "lvx") + (current ? "" : " old"),
+          known ? level + "/5" : "–");
+        badge.title = !known ? "Heads-up: not analysed, nothing is known"
+          : "Heads-up level " + level + " of 5"
+            + (level === 0 ? ": no scary scene found (not a promise that the film is safe)" : "")
+            + (current ? "" : "; not from the model in use");
+        return badge;
+      }
       function makeCard(film, order) {
         const stem = String(film[0]), title = String(film[1]), scary = Number(film[2]) || 0;
         const item = element("li", "card");
@@ -73,6 +85,7 @@ public enum SiteScript {
         } else {
           posterBox.appendChild(element("span", "noposter", "🎬"));
         }
+        posterBox.appendChild(levelBadge(film[6], film[7] === 1));
         link.appendChild(posterBox);
         link.appendChild(element("span", "name", title));
         item.appendChild(link);

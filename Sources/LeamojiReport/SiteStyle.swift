@@ -39,7 +39,22 @@ public enum SiteStyle {
     .grid > li[hidden] { display: none; }
     .card a { display: flex; flex-direction: column; text-decoration: none; color: inherit; flex: 1; }
     .card a:hover .name { text-decoration: underline; }
-    .thumb { display: block; aspect-ratio: 2 / 3; background: var(--none); overflow: hidden; }
+    .thumb { display: block; position: relative; aspect-ratio: 2 / 3; background: var(--none);
+      overflow: hidden; }
+    .lvl { position: absolute; top: 0.4rem; left: 0.4rem; padding: 0.05rem 0.4rem;
+      border-radius: 4px; font-size: 0.8rem; font-weight: 700; color: #fff;
+      background: rgba(20, 20, 20, 0.8); border: 2px solid var(--neutral); }
+    .lvl.lv1, .lvl.lv2 { border-color: var(--happy); }
+    .lvl.lv3, .lvl.lv4, .lvl.lv5 { border-color: var(--scary); background: var(--scary); }
+    .lvl.old { border-style: dashed; }
+    .headsup { margin-top: 1rem; padding: 0.6rem 0.9rem; max-width: 60rem; background: var(--card);
+      border: 1px solid var(--line); border-left: 6px solid var(--neutral); border-radius: 8px; }
+    .headsup h2 { margin: 0 0 0.3rem; font-size: 1.1rem; }
+    .headsup .level { margin: 0; font-weight: 600; }
+    .headsup ul { margin: 0.4rem 0 0; padding-left: 1.2rem; }
+    .headsup .stale { margin: 0.4rem 0 0; font-weight: 600; }
+    .headsup.lv1, .headsup.lv2 { border-left-color: var(--happy); }
+    .headsup.lv3, .headsup.lv4, .headsup.lv5 { border-left-color: var(--scary); }
     .thumb img { width: 100%; height: 100%; object-fit: cover; display: block; }
     .noposter { display: flex; height: 100%; align-items: center; justify-content: center;
       font-size: 3rem; }

@@ -1,3 +1,5 @@
+import LeamojiTimeline
+
 /// Escaping for the contexts the report writes text from `MovieData.json` into. Every string a
 /// catalogue holds (titles, descriptions, ids, labels, emoji, file names) goes through one of
 /// these before it reaches a page; nothing is written into a page unescaped.
@@ -91,12 +93,7 @@ public enum WebText {
   }
 
   /// `m:ss`, or `h:mm:ss` from an hour on (seconds rounded down).
-  public static func clock(_ seconds: Double) -> String {
-    let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
-    let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-    let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-    return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
-  }
+  public static func clock(_ seconds: Double) -> String { TimeText.clock(seconds) }
 
   /// Characters no page shows: C0/C1 controls other than tab and line feed, and non-characters.
   static func isDropped(_ scalar: Unicode.Scalar) -> Bool {

@@ -15,8 +15,9 @@ struct LeamojiBench: ParsableCommand {
         leamoji-bench cnn                        # every core, about 2 s per figure
         leamoji-bench cnn --threads 1 --seconds 5
         leamoji-bench backbone --size 224        # the pretrained backbone (make bench-cnn)
+        leamoji-bench heads-up                   # a 90-minute film's heads-up
       """,
-    subcommands: [CNN.self, Backbone.self, Report.self]
+    subcommands: [CNN.self, Backbone.self, Report.self, HeadsUp.self]
   )
 
   /// Without a benchmark there is nothing to measure: bad usage, as before ArgumentParser.

@@ -60,7 +60,8 @@ struct CatalogueCommandTests {
         "AliceInWonderland  \"Alice in Wonderland\"  ? s  😀 happy 1 s, 😱 scary 1 min 3 s  "
           + "2 markers  model app  not edited"))
     #expect(lines[1].hasPrefix("LionKing  \"The Lion King\"  30 s  😀 happy 14 s"))
-    #expect(lines[1].contains("4 markers  model ") && lines[1].hasSuffix("not edited"))
+    #expect(
+      lines[1].contains("4 markers  model ") && lines[1].hasSuffix("not edited  heads-up 3/5"))
     let listJSON = try CLI.leamoji(["list", "--json"], in: work)
     let first = try #require(
       try AppFiles.json(String(listJSON.stdout.split(separator: "\n")[0])) as? [String: Any])

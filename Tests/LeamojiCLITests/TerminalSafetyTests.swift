@@ -76,7 +76,11 @@ struct TerminalSafetyTests {
     for reference in [Hostile.fileName, id] {
       let run = try runRaw(["timeline", reference, "--data", "MovieData.json"], in: work)
       #expect(run.status == 0, "\(run.stderrText)")
-      expectTerminalSafe(run.stdout, lines: markers + 2, "timeline \(reference.debugDescription)")
+      // The title, the markers, the strip, then the heads-up (its headline and facts).
+      let headsUp = run.stdoutText.split(separator: "\n").drop { !$0.hasPrefix("Heads-up: ") }
+      #expect(!headsUp.isEmpty)
+      expectTerminalSafe(
+        run.stdout, lines: markers + 2 + headsUp.count, "timeline \(reference.debugDescription)")
       #expect(
         run.stdoutText.hasPrefix("\(Hostile.titleShown) (\(id)): 3 s"),
         "\(run.stdoutText.debugDescription)")
@@ -97,12 +101,16 @@ struct TerminalSafetyTests {
     let run = try runRaw(["timeline", id, "--data", "MovieData.json"], in: work)
     #expect(run.status == 0, "\(run.stderrText)")
     expectTerminalSafe(
-      run.stdout, lines: 4, "timeline of the edited entry (title, 2 markers, strip)")
+      run.stdout, lines: 6,
+      "timeline of the edited entry (title, 2 markers, strip, heads-up and its model's line)")
     let lines = run.stdoutText.split(separator: "\n").map(String.init)
     #expect(lines.first == "\(Hostile.titleShown) (x?[2Jy): 3 s, cues 5 s ahead", "\(lines)")
-    #expect(lines.count == 4 && lines[1].contains("?]0;badge? hap?[2Jpy (100%)"), "\(lines)")
-    #expect(lines.count == 4 && lines[2].contains("😱? sc?2Jary (90%)"), "\(lines)")
-    #expect(lines.last == "  hhs", "the strip's letters: \(lines)")
+    #expect(lines.count == 6 && lines[1].contains("?]0;badge? hap?[2Jpy (100%)"), "\(lines)")
+    #expect(lines.count == 6 && lines[2].contains("😱? sc?2Jary (90%)"), "\(lines)")
+    #expect(lines.count == 6 && lines[3] == "  hhs", "the strip's letters: \(lines)")
+    // Neither label is the standard scary one, and the file's model is not the one in use.
+    #expect(lines.count == 6 && lines[4].hasPrefix("Heads-up: level 0 of 5"), "\(lines)")
+    #expect(lines.last?.hasPrefix("  analysed with another model (sha256 0)") == true)
 
     let json = try runRaw(["timeline", id, "--data", "MovieData.json", "--json"], in: work)
     expectTerminalSafe(json.stdout, lines: 1, "timeline --json of the edited entry")

@@ -250,6 +250,9 @@ struct BrowserTests {
     let run = try Chromium.run(site.appendingPathComponent("index.html"))
     #expect(run.consoleLines.isEmpty, "\(run.consoleLines)")
     #expect(run.stdout.components(separatedBy: "<li class=\"card\"").count - 1 == 6)
+    // Each poster has its heads-up badge; the four entries without a timeline show "–".
+    #expect(run.stdout.components(separatedBy: "<span class=\"lvl ").count - 1 == 6)
+    #expect(run.stdout.components(separatedBy: "<span class=\"lvl lvx old\"").count - 1 == 4)
     #expect(run.stdout.contains("&lt;script&gt;alert('t')&lt;/script&gt; &amp; \"q\""))
     #expect(!run.stdout.contains("<img src=\"x\"") && !run.stdout.contains("<script>alert"))
     for name in try FileManager.default.contentsOfDirectory(

@@ -45,22 +45,7 @@ extension SafetensorsFile {
       ModelFileError(path: path, problem: p)
     }
 
-    guard bytes.count >= 8 else { throw fail(.truncated(size: bytes.count)) }
-    var length: UInt64 = 0
-    for i in (0..<8).reversed() { length = length << 8 | UInt64(bytes[i]) }
-    let available = bytes.count - 8
-    guard length <= UInt64(min(available, maxHeaderLength)) else {
-      throw fail(.headerLengthOutOfRange(length: length, available: available))
-    }
-    let headerEnd = 8 + Int(length)
-
-    let root: JSONValue
-    do {
-      root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes[8..<headerEnd]))
-    } catch {
-      throw fail(.headerNotJSON(reason: Self.shortReason(error)))
-    }
-    guard case .object(let header) = root else { throw fail(.headerNotObject) }
+    let (header, headerEnd) = try Self.header(bytes, fail: fail)
 
     let dataSize = bytes.count - headerEnd
     var metadata: [String: String] = [:]
@@ -120,6 +105,54 @@ extension SafetensorsFile {
       }
     }
     return SafetensorsFile(tensors: tensors, metadata: metadata, integerTensors: integers)
+  }
+
+  /// The `__metadata__` strings of safetensors bytes, reading only the header: for telling
+  /// which model a file is (its card's `model_version`) without decoding its tensors.
+  /// - Throws: `ModelFileError`: the header problems of `decode(_:path:)` and metadata that
+  ///   is not strings.
+  public static func metadata(_ bytes: [UInt8], path: String) throws(ModelFileError)
+    -> [String: String]
+  {
+    func fail(_ p: ModelFileError.Problem) -> ModelFileError {
+      ModelFileError(path: path, problem: p)
+    }
+    let (header, _) = try Self.header(bytes, fail: fail)
+    guard let value = header["__metadata__"] else { return [:] }
+    guard case .object(let fields) = value else {
+      throw fail(.metadataNotStrings(reason: "it is \(value.kind)"))
+    }
+    var metadata: [String: String] = [:]
+    for (key, v) in fields {
+      guard case .string(let s) = v else {
+        throw fail(.metadataNotStrings(reason: "\"\(key)\" is \(v.kind)"))
+      }
+      metadata[key] = s
+    }
+    return metadata
+  }
+
+  /// The header object and where the data section starts.
+  private static func header(
+    _ bytes: [UInt8], fail: (ModelFileError.Problem) -> ModelFileError
+  ) throws(ModelFileError) -> (header: [String: JSONValue], headerEnd: Int) {
+    guard bytes.count >= 8 else { throw fail(.truncated(size: bytes.count)) }
+    var length: UInt64 = 0
+    for i in (0..<8).reversed() { length = length << 8 | UInt64(bytes[i]) }
+    let available = bytes.count - 8
+    guard length <= UInt64(min(available, maxHeaderLength)) else {
+      throw fail(.headerLengthOutOfRange(length: length, available: available))
+    }
+    let headerEnd = 8 + Int(length)
+
+    let root: JSONValue
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes[8..<headerEnd]))
+    } catch {
+      throw fail(.headerNotJSON(reason: Self.shortReason(error)))
+    }
+    guard case .object(let header) = root else { throw fail(.headerNotObject) }
+    return (header, headerEnd)
   }
 
   /// Checks one tensor entry: `dtype` F32 (or I64, 8 bytes per element), `shape` of non-negative integers, `data_offsets`

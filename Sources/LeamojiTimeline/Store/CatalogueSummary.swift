@@ -17,8 +17,11 @@ public struct CatalogueSummary: Codable, Equatable, Sendable {
   public var edited: Bool
   /// What shows them (`CatalogueEntry.edits`).
   public var edits: [String]
+  /// The film's heads-up (docs/heads-up.md), when the caller computed it.
+  public var headsUp: FilmHeadsUp?
 
-  public init(_ entry: CatalogueEntry) {
+  /// The summary of `entry`, with `headsUp` when given.
+  public init(_ entry: CatalogueEntry, headsUp: FilmHeadsUp? = nil) {
     let movie = entry.movie
     id = movie.id
     title = movie.title
@@ -29,6 +32,7 @@ public struct CatalogueSummary: Codable, Equatable, Sendable {
     model = entry.model?.sha256
     edits = entry.edits
     edited = !entry.edits.isEmpty
+    self.headsUp = headsUp
   }
 
   /// Seconds per label: each marker's scene lasts until the next marker, the last one until the

@@ -14,6 +14,10 @@ struct List: ParsableCommand {
       was edited after leamoji wrote it (keys leamoji does not write, markers it would not \
       write, unreadable values, corrections made with `leamoji review`). Entries written by the original app or by hand are listed too.
 
+      Each line ends with the film's heads-up level (0 to 5, docs/heads-up.md; 0 means the \
+      model found no scary scene, not that the film is safe) and says when the timeline comes \
+      from another model than the one in use (--model).
+
       Examples:
         leamoji list
         leamoji list --data site/MovieData.json --json
@@ -26,8 +30,11 @@ struct List: ParsableCommand {
   @Flag(help: "Print one line of JSON per film.")
   var json = false
 
+  @OptionGroup var modelOptions: ModelOptions
+
   func run() throws {
     let entries = try MovieStore.catalogueForCommand(at: data)
+    let current = try modelOptions.identity()
     for (id, positions) in MovieData.duplicatedIDs(entries.map(\.movie.id)) {
       let numbers = positions.map(String.init)
       Console.warning(
@@ -37,7 +44,8 @@ struct List: ParsableCommand {
     }
     // Every entry, entries sharing an id in file order.
     for entry in MovieData.sortedByID(entries, id: \.movie.id) {
-      let summary = CatalogueSummary(entry)
+      let summary = CatalogueSummary(
+        entry, headsUp: FilmHeadsUp(entry: entry, current: current))
       if json {
         Console.printJSON(jsonText(summary))
       } else {
@@ -47,7 +55,7 @@ struct List: ParsableCommand {
   }
 
   /// `meadow-storm  "Meadow and Storm"  30 s  😀 happy 14 s, 😱 scary 16 s  2 markers
-  /// model 1a2b3c4d5e6f  not edited`.
+  /// model 1a2b3c4d5e6f  not edited  heads-up 4/5`.
   static func line(_ summary: CatalogueSummary, entry: CatalogueEntry) -> String {
     let emoji = Dictionary(
       entry.movie.markers.map { ($0.label, $0.emoji) }, uniquingKeysWith: { a, _ in a })
@@ -65,7 +73,7 @@ struct List: ParsableCommand {
       summary.id, "\"\(summary.title)\"", summary.duration.map(secondsText) ?? "? s",
       labels.isEmpty ? "no markers" : labels.joined(separator: ", "), markers, model,
       summary.edited ? "edited (\(summary.edits.joined(separator: "; ")))" : "not edited",
-    ].joined(separator: "  ")
+    ].joined(separator: "  ") + (summary.headsUp.map { "  " + HeadsUpText.short($0) } ?? "")
   }
 }
 

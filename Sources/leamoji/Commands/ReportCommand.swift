@@ -15,6 +15,11 @@ struct Report: ParsableCommand {
       leamoji.js and the pictures. The site works opened from disk and from any static web \
       server, with no network and no third-party code.
 
+      Each film's page has a heads-up box (the scary scenes, the scary time, the first and the \
+      longest scene, the strongest moment and a level from 0 to 5, docs/heads-up.md) and each \
+      poster a badge with the level; a timeline made by another model than the one in use \
+      (--model) says so.
+
       Videos are found by id in --videos (default: the timeline file's folder) and linked \
       relative to the site, or copied into it with --copy-videos. Running report again on the \
       same folder rewrites only what changed: thumbnails are made again only for videos that \
@@ -41,9 +46,12 @@ struct Report: ParsableCommand {
   @Flag(help: "Copy the videos into the site (videos/) instead of linking to them.")
   var copyVideos = false
 
+  @OptionGroup var modelOptions: ModelOptions
+
   func run() throws {
-    let options = ReportSite.Options(
+    var options = ReportSite.Options(
       data: data, out: out, videos: videos, copyVideos: copyVideos)
+    options.currentModel = try modelOptions.identity()
     let summary: ReportSite.Summary
     do {
       summary = try ReportSite.build(options) { video, seconds, width in

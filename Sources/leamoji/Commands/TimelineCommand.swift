@@ -11,7 +11,11 @@ struct Timeline: ParsableCommand {
       Give the video file or its id in the timeline file. Each marker shows when its scene \
       starts, when the cue appears (seek-ahead), the emoji, the label and the confidence; for \
       a video analysed with its sound, what fired a scary scene (picture, sound 👂, sudden ⚡) \
-      and every sudden scare.
+      and every sudden scare. Then the film's heads-up: the scary scenes, the scary time in \
+      all, the first and the longest scene, the strongest moment and what fired it, and a \
+      level from 0 to 5 (docs/heads-up.md). Level 0 means the model found no scary scene, not \
+      that the film is safe. A timeline made by another model than the one in use (--model) \
+      says so.
 
       Examples:
         leamoji timeline SampleVideos/meadow-storm.mp4
@@ -25,8 +29,10 @@ struct Timeline: ParsableCommand {
   @Option(help: "The timeline file.", completion: .file(extensions: ["json"]))
   var data = MovieData.defaultFileName
 
-  @Flag(help: "Print the entry as one line of JSON.")
+  @Flag(help: "Print the entry as one line of JSON (with its heads-up as \"headsUp\").")
   var json = false
+
+  @OptionGroup var modelOptions: ModelOptions
 
   func run() throws {
     let entries: [CatalogueEntry]
@@ -50,8 +56,9 @@ struct Timeline: ParsableCommand {
       throw CommandFailure(ambiguity.description, status: .badInput)
     }
     let movie = entry.movie
+    let headsUp = FilmHeadsUp(entry: entry, current: try modelOptions.identity())
     if json {
-      Console.printJSON(jsonText(movie))
+      Console.printJSON(jsonText(TimelineJSON(movie: movie, headsUp: headsUp)))
       return
     }
     for problem in entry.problems {
@@ -77,6 +84,8 @@ struct Timeline: ParsableCommand {
     }
     Console.printFormatted(
       "  " + MoodStrip.render(Timeline.labelsPerSecond(movie), colour: Console.stdoutIsTerminal))
+    Console.print(HeadsUpText.headline(headsUp))
+    for line in HeadsUpText.details(headsUp) { Console.print("  " + line) }
   }
 
   /// The label on screen at each whole second, from the markers.
@@ -94,6 +103,20 @@ struct Timeline: ParsableCommand {
       second += 1
     }
     return labels
+  }
+}
+
+/// `timeline --json`: the entry's own keys, as in `MovieData.json`, and `headsUp`.
+struct TimelineJSON: Encodable {
+  let movie: Movie
+  let headsUp: FilmHeadsUp
+
+  enum Key: String, CodingKey { case headsUp }
+
+  func encode(to encoder: any Encoder) throws {
+    try movie.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(headsUp, forKey: .headsUp)
   }
 }
 

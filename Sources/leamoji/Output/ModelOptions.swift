@@ -3,6 +3,7 @@ import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
+import LeamojiTimeline
 
 /// `--model`, shared by every command that classifies.
 struct ModelOptions: ParsableArguments {
@@ -18,6 +19,12 @@ struct ModelOptions: ParsableArguments {
 
   /// The path used: `--model`, `$LEAMOJI_MODEL`, or the shipped model.
   func resolvedPath() -> String { ModelLocator.resolve(model) }
+
+  /// The model in use, for telling stored timelines made by another model: nil when none was
+  /// named and none was found.
+  func identity() throws(LeamojiError) -> ModelIdentity? {
+    try ModelLocator.identity(given: model)
+  }
 
   /// Reads and validates the model.
   func load() throws(LeamojiError) -> LoadedModel {
