@@ -95,7 +95,9 @@ fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-"$BIN" analyze "$clips"/*.avi "$clips"/*.mp4 --model "$MODEL" --no-poster --frames \
+# The picture alone: the report recomputes these timelines at other thresholds from p(scary)
+# (scene_timeline.py), which knows nothing of sound; the fused figures are check-footage.sh's.
+"$BIN" analyze "$clips"/*.avi "$clips"/*.mp4 --model "$MODEL" --no-poster --frames --signals picture \
   --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" --output "$WORK/MovieData.json" >/dev/null
 "$BIN" list --data "$WORK/MovieData.json" --json >"$WORK/list.jsonl"
 
@@ -124,7 +126,7 @@ fi
 if [ ${#checks[@]} -gt 0 ]; then
   echo
   echo "== real check set: ${#checks[@]} clips with per-second truth, and the clips above as benign items"
-  "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --output "$WORK/check.json" \
+  "$BIN" analyze "${checks[@]}" --model "$MODEL" --no-poster --frames --signals picture --output "$WORK/check.json" \
     --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" >/dev/null
   # The sensitivity analyze ran with and the model's card, so the report can check its
   # recomputed timeline against analyze's at the same threshold.
