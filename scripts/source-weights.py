@@ -14,7 +14,7 @@ Why: the training set's groups differ in size by two orders of magnitude (Wesnot
 unit sprites and portraits against UFO: AI's 9 aliens). Counted once each, the largest groups
 decide what "scary" looks like; weighted by the square root, each picture of a small group counts
 more and a large group still counts most in all. The heads trained on the weighted folder rank
-the real check set's frightening seconds above its benign ones better (docs/model.md, model
+the real check set's frightening seconds above its benign ones better (docs/model-trials.md, model
 2.4). Standard library only; the same inputs give the same folder.
 """
 import math

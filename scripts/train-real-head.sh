@@ -2,7 +2,7 @@
 # A candidate for the default model (issue 22): a head on EfficientNet-Lite0 trained on the real
 # labelled frames (scripts/fetch-real-frames.sh) plus generated 224x224 scenes, every label shown
 # equally often (--balance), then scored on the real check set (make real-check). The defaults
-# make model 2.1; docs/model.md lists the trials made with other settings.
+# make model 2.1; docs/model.md and docs/model-trials.md list the trials made with other settings.
 #
 #   scripts/train-real-head.sh [OUTPUT [TRAIN OPTIONS...]]   # default .build/real-head.safetensors
 #
