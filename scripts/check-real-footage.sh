@@ -46,7 +46,7 @@
 # figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
-# REAL_CHECK_KEEP (a folder to keep the analyses in: check.json and MovieData.json, to run
+# REAL_CHECK_KEEP (a folder to keep the analyses in: check.json, MovieData.json and footage/, to run
 # scripts/real-check-report.py on again), REAL_CHECK_FRESH=0 (skip the fresh sources).
 set -euo pipefail
 
@@ -147,5 +147,6 @@ fi
 if [ -n "${REAL_CHECK_KEEP:-}" ]; then
   mkdir -p "$REAL_CHECK_KEEP"
   cp "$WORK"/*.json "$REAL_CHECK_KEEP/"
+  [ -d "$WORK/footage" ] && cp -r "$WORK/footage" "$REAL_CHECK_KEEP/"
 fi
 echo "model: $MODEL ($(sha256sum "$MODEL" | cut -c1-12))"
