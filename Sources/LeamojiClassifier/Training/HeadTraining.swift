@@ -112,7 +112,8 @@ public enum HeadTraining {
   /// - Parameters:
   ///   - hidden: units of a hidden ReLU layer; 0 for a linear head.
   ///   - initialHead: an existing model's parts whose head (same labels, same layout) training
-  ///     starts from (`train --init` on a backbone model); nil starts fresh.
+  ///     starts from (`train --init` on a backbone model), held near it by the L2-SP penalty
+  ///     (`l2SP`); nil starts fresh.
   /// - Throws: `ClassifierError` for sets that do not fit the backbone or each other.
   public static func train(
     training: FeatureSet, validation: FeatureSet?, cut: Cut, hidden: Int,
@@ -139,11 +140,13 @@ public enum HeadTraining {
         throw .network(error)
       }
     }
-    let session = TrainingSession(
-      network: head,
-      optimizer: AdamW(
-        learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2),
-      seed: options.seed)
+    var optimizer = AdamW(
+      learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2)
+    if initialHead != nil, l2SP(options) > 0 {
+      optimizer.anchor = head.parameters.flatMap(\.data)
+      optimizer.pull = l2SP(options)
+    }
+    let session = TrainingSession(network: head, optimizer: optimizer, seed: options.seed)
     var order = Array(0..<training.count)
     let members = (0..<classes).map { label in
       training.labels.indices.filter { training.labels[$0] == label }
@@ -208,6 +211,12 @@ public enum HeadTraining {
     let classifier = try combine(
       cut: cut, trained: head, labelNames: training.labelNames, emoji: emoji)
     return TrainingResult(classifier: classifier, bestEpoch: best!.epoch, reports: reports)
+  }
+
+  /// The L2-SP strength a head started from an existing head trains with (`options.l2SP`,
+  /// else the default); `train` applies it only when there is such a head.
+  public static func l2SP(_ options: TrainingOptions) -> Float {
+    options.l2SP ?? TrainingOptions.defaultL2SP
   }
 
   /// The confusion matrix of `model` (made by `train` with `cut`) on a feature set of the

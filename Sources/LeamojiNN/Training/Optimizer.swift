@@ -167,7 +167,9 @@ public struct SGD: Optimizer {
 /// Weight decay applies to weights (rank ≥ 2), not biases; so does the optional L2 penalty,
 /// which is part of the loss (`penalty/2 · ‖w‖²`, so `g += penalty · w` before the moments):
 /// unlike the decoupled decay, Adam's scaling does not undo it, so it really keeps a head with
-/// few examples small.
+/// few examples small. With an `anchor`, a second penalty `pull/2 · ‖p − anchor‖²` on every
+/// parameter (weights and biases) holds the network near the weights it started from
+/// ("L2-SP", Li et al. 2018): teaching a model a little new data without forgetting the rest.
 public struct AdamW: Optimizer {
   public var learningRate: Float
   /// Decay of the first-moment (mean) estimate.
@@ -180,6 +182,11 @@ public struct AdamW: Optimizer {
   public var weightDecay: Float
   /// The L2 penalty's coefficient on weights (0: none, the update is then exactly AdamW's).
   public var l2: Float
+  /// The starting point `pull` holds parameters near: one value per parameter, flat in the
+  /// order and layout the optimiser updates (the whole network's when nothing is frozen).
+  public var anchor: [Float]?
+  /// The coefficient of the penalty toward `anchor` (0: none).
+  public var pull: Float = 0
   /// Updates done so far (drives the bias correction).
   public private(set) var step = 0
   /// The moments, flat in network order (sized at the first update).
@@ -205,14 +212,20 @@ public struct AdamW: Optimizer {
     }
     let k = nextConstants()
     let count = m.count
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count == count, "anchor sized for another network")
+    let a = anchor ?? []
     m.withUnsafeMutableBufferPointer { mb in
       v.withUnsafeMutableBufferPointer { vb in
-        forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
-          AdamW.step(
-            count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
-            v: vb.baseAddress! + s.offset,
-            constants: k, decay: s.isWeight ? k.lr * weightDecay : 0,
-            penalty: s.isWeight ? l2 : 0)
+        a.withUnsafeBufferPointer { ab in
+          forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+            AdamW.step(
+              count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
+              v: vb.baseAddress! + s.offset,
+              constants: k, decay: s.isWeight ? k.lr * weightDecay : 0,
+              penalty: s.isWeight ? l2 : 0,
+              anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+          }
         }
       }
     }
@@ -231,13 +244,19 @@ public struct AdamW: Optimizer {
     let k = nextConstants()
     let wd = weightDecay
     let penalty = l2
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count >= needed, "anchor sized for another network")
+    let a = anchor ?? []
     m.withUnsafeMutableBufferPointer { mb in
       v.withUnsafeMutableBufferPointer { vb in
-        for s in segments {
-          AdamW.step(
-            count: s.count, p: parameters + s.offset, g: gradients + s.offset,
-            m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
-            decay: s.isWeight ? k.lr * wd : 0, penalty: s.isWeight ? penalty : 0)
+        a.withUnsafeBufferPointer { ab in
+          for s in segments {
+            AdamW.step(
+              count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+              m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
+              decay: s.isWeight ? k.lr * wd : 0, penalty: s.isWeight ? penalty : 0,
+              anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+          }
         }
       }
     }
@@ -267,16 +286,19 @@ private struct AdamConstants {
 extension AdamW {
   /// One AdamW update of `count` parameters, eight lanes at a time; the lanes compute exactly
   /// the scalar expressions of the tail, so the result does not depend on where a tensor ends.
-  /// `penalty` adds the L2 term's gradient; at 0 the gradient is used as it is.
+  /// `penalty` adds the L2 term's gradient, `pull` that of the term toward `anchor`; at 0 the
+  /// gradient is used as it is.
   fileprivate static func step(
     count: Int, p: UnsafeMutablePointer<Float>, g: UnsafePointer<Float>,
     m: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>,
-    constants k: AdamConstants, decay: Float, penalty: Float
+    constants k: AdamConstants, decay: Float, penalty: Float,
+    anchor: UnsafePointer<Float>? = nil, pull: Float = 0
   ) {
     var i = 0
     while i + 8 <= count {
       var pi = load8(p + i)
-      let gi = penalty == 0 ? load8(g + i) : load8(g + i) + penalty * pi
+      var gi = penalty == 0 ? load8(g + i) : load8(g + i) + penalty * pi
+      if let anchor { gi += pull * (pi - load8(anchor + i)) }
       pi -= decay * pi
       let mi = k.b1 * load8(m + i) + (1 - k.b1) * gi
       let vi = k.b2 * load8(v + i) + (1 - k.b2) * gi * gi
@@ -289,7 +311,8 @@ extension AdamW {
       i += 8
     }
     while i < count {
-      let gi = penalty == 0 ? g[i] : g[i] + penalty * p[i]
+      var gi = penalty == 0 ? g[i] : g[i] + penalty * p[i]
+      if let anchor { gi += pull * (p[i] - anchor[i]) }
       p[i] -= decay * p[i]
       m[i] = k.b1 * m[i] + (1 - k.b1) * gi
       v[i] = k.b2 * v[i] + (1 - k.b2) * gi * gi

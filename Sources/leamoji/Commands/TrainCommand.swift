@@ -18,7 +18,11 @@ struct Train: ParsableCommand {
       --init MODEL fine-tunes an existing model (--init default: the one analyze uses, normally the shipped model): the same \
       layers and weights, a new head when the labels differ, and --freeze N keeps the first N \
       layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
-      your own films are enough to teach it their look.
+      your own films are enough to teach it their look. The new model keeps the base's \
+      thresholds and fusion settings (its card lists them under carried). On a model with a \
+      head, a folder with some of its labels (Scary/ and Neutral/ frames of one film) teaches \
+      that head, held near its weights by --l2-sp so that what it knew is kept; with --test, \
+      the base and the taught model are scored side by side.
 
       --backbone efficientnet-lite0 trains, instead of the whole CNN, a small head on the \
       features of a network pretrained on a million photos (shipped in Models/), as Create ML \
@@ -94,6 +98,13 @@ struct Train: ParsableCommand {
       "L2 penalty on the weights (0: none). Heads on a backbone trained on a few hundred real pictures did best on the real check set with 1 to 3 (docs/model.md).",
       valueName: "λ"))
   var l2: Float = 0
+
+  @Option(
+    name: .customLong("l2-sp"),
+    help: ArgumentHelp(
+      "With --init on a model with a head: how strongly the retrained head is held near the model's own (an L2 penalty toward its weights; default 3, 0: none).",
+      valueName: "λ"))
+  var l2SP: Float?
 
   @Option(
     help: ArgumentHelp(
@@ -315,6 +326,14 @@ struct Train: ParsableCommand {
     guard threads >= 1, threads <= 256 else { throw ValidationError("--threads must be 1 to 256") }
     guard l2.isFinite, l2 >= 0, l2 <= 1000 else {
       throw ValidationError("--l2 must be 0 to 1000 (got \(l2))")
+    }
+    if let l2SP {
+      guard l2SP.isFinite, l2SP >= 0, l2SP <= 1000 else {
+        throw ValidationError("--l2-sp must be 0 to 1000 (got \(l2SP))")
+      }
+      guard self.`init` != nil else {
+        throw ValidationError("--l2-sp holds a head near an existing model's: give --init MODEL too")
+      }
     }
     _ = try customEmoji()
   }
