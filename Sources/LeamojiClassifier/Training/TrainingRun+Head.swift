@@ -89,7 +89,9 @@ extension Run {
     withBackbone.experts = experts
     if base != nil { withBackbone.retrained = [retrained] }
     if initialHead != nil, HeadTraining.l2SP(options) > 0 {
+      // Taught by gradient descent (`HeadTraining.train`), at its own rate.
       withBackbone.l2SP = HeadTraining.l2SP(options)
+      withBackbone.learningRate = options.teachingRate
     }
     var written: Classifier? = nil
     if let assemble {

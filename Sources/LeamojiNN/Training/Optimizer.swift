@@ -94,6 +94,11 @@ private func forEachSegment(
 
 /// Stochastic gradient descent with (heavy-ball) momentum and optional L2 weight decay:
 /// `v = μ·v + (g + λ·p)`, `p -= lr · v`. Weight decay applies to weights (rank ≥ 2), not biases.
+/// With an `anchor`, the penalty `pull/2 · ‖p − anchor‖²` on every parameter (weights and
+/// biases) adds `pull · (p − anchor)` to the gradient: it holds the network near the weights it
+/// started from ("L2-SP", Li et al. 2018). Plain gradient descent, unlike Adam, moves each
+/// parameter in proportion to its gradient, so the penalty really bounds how far the network
+/// goes (Adam's steps are about the learning rate in every coordinate, whatever the penalty).
 public struct SGD: Optimizer {
   public var learningRate: Float
   /// Velocity decay μ (0 = plain SGD).
@@ -102,6 +107,11 @@ public struct SGD: Optimizer {
   public var weightDecay: Float
   /// One velocity per parameter, flat in network order (sized at the first update).
   private var velocity: [Float] = []
+  /// The starting point `pull` holds parameters near: one value per parameter, flat in the
+  /// layout the optimiser updates (the whole network's when nothing is frozen).
+  public var anchor: [Float]?
+  /// The coefficient of the penalty toward `anchor` (0: none).
+  public var pull: Float = 0
 
   public init(learningRate: Float = 0.01, momentum: Float = 0.9, weightDecay: Float = 0) {
     self.learningRate = learningRate
@@ -115,11 +125,17 @@ public struct SGD: Optimizer {
     }
     let count = velocity.count
     let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count == count, "anchor sized for another network")
+    let a = anchor ?? []
     velocity.withUnsafeMutableBufferPointer { v in
-      forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
-        SGD.step(
-          count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
-          decay: s.isWeight ? wd : 0)
+      a.withUnsafeBufferPointer { ab in
+        forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+          SGD.step(
+            count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
+            decay: s.isWeight ? wd : 0,
+            anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+        }
       }
     }
   }
@@ -132,30 +148,41 @@ public struct SGD: Optimizer {
     if velocity.isEmpty { velocity = [Float](repeating: 0, count: needed) }
     precondition(velocity.count >= needed, "optimizer used with another network")
     let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count >= needed, "anchor sized for another network")
+    let a = anchor ?? []
     velocity.withUnsafeMutableBufferPointer { v in
-      for s in segments {
-        SGD.step(
-          count: s.count, p: parameters + s.offset, g: gradients + s.offset,
-          v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0)
+      a.withUnsafeBufferPointer { ab in
+        for s in segments {
+          SGD.step(
+            count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+            v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0,
+            anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+        }
       }
     }
   }
 
   /// One momentum step of `count` parameters, eight lanes at a time (lanes compute exactly the
-  /// scalar tail's expressions).
+  /// scalar tail's expressions); with `anchor`, `pull · (p − anchor)` joins the gradient.
   private static func step(
     count: Int, p pp: UnsafeMutablePointer<Float>, g gp: UnsafePointer<Float>,
-    v vp: UnsafeMutablePointer<Float>, lr: Float, mu: Float, decay: Float
+    v vp: UnsafeMutablePointer<Float>, lr: Float, mu: Float, decay: Float,
+    anchor ap: UnsafePointer<Float>? = nil, pull: Float = 0
   ) {
     var i = 0
     while i + 8 <= count {
-      let vi = mu * load8(vp + i) + (load8(gp + i) + decay * load8(pp + i))
+      var gi = load8(gp + i) + decay * load8(pp + i)
+      if let ap { gi += pull * (load8(pp + i) - load8(ap + i)) }
+      let vi = mu * load8(vp + i) + gi
       store8(vi, vp + i)
       store8(load8(pp + i) - lr * vi, pp + i)
       i += 8
     }
     while i < count {
-      vp[i] = mu * vp[i] + (gp[i] + decay * pp[i])
+      var gi = gp[i] + decay * pp[i]
+      if let ap { gi += pull * (pp[i] - ap[i]) }
+      vp[i] = mu * vp[i] + gi
       pp[i] -= lr * vp[i]
       i += 1
     }
@@ -167,9 +194,7 @@ public struct SGD: Optimizer {
 /// Weight decay applies to weights (rank ≥ 2), not biases; so does the optional L2 penalty,
 /// which is part of the loss (`penalty/2 · ‖w‖²`, so `g += penalty · w` before the moments):
 /// unlike the decoupled decay, Adam's scaling does not undo it, so it really keeps a head with
-/// few examples small. With an `anchor`, a second penalty `pull/2 · ‖p − anchor‖²` on every
-/// parameter (weights and biases) holds the network near the weights it started from
-/// ("L2-SP", Li et al. 2018): teaching a model a little new data without forgetting the rest.
+/// few examples small.
 public struct AdamW: Optimizer {
   public var learningRate: Float
   /// Decay of the first-moment (mean) estimate.
@@ -182,11 +207,6 @@ public struct AdamW: Optimizer {
   public var weightDecay: Float
   /// The L2 penalty's coefficient on weights (0: none, the update is then exactly AdamW's).
   public var l2: Float
-  /// The starting point `pull` holds parameters near: one value per parameter, flat in the
-  /// order and layout the optimiser updates (the whole network's when nothing is frozen).
-  public var anchor: [Float]?
-  /// The coefficient of the penalty toward `anchor` (0: none).
-  public var pull: Float = 0
   /// Updates done so far (drives the bias correction).
   public private(set) var step = 0
   /// The moments, flat in network order (sized at the first update).
@@ -212,20 +232,14 @@ public struct AdamW: Optimizer {
     }
     let k = nextConstants()
     let count = m.count
-    let pull = anchor == nil ? 0 : self.pull
-    precondition(pull == 0 || anchor!.count == count, "anchor sized for another network")
-    let a = anchor ?? []
     m.withUnsafeMutableBufferPointer { mb in
       v.withUnsafeMutableBufferPointer { vb in
-        a.withUnsafeBufferPointer { ab in
-          forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
-            AdamW.step(
-              count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
-              v: vb.baseAddress! + s.offset,
-              constants: k, decay: s.isWeight ? k.lr * weightDecay : 0,
-              penalty: s.isWeight ? l2 : 0,
-              anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
-          }
+        forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+          AdamW.step(
+            count: s.count, p: p, g: g, m: mb.baseAddress! + s.offset,
+            v: vb.baseAddress! + s.offset,
+            constants: k, decay: s.isWeight ? k.lr * weightDecay : 0,
+            penalty: s.isWeight ? l2 : 0)
         }
       }
     }
@@ -244,19 +258,13 @@ public struct AdamW: Optimizer {
     let k = nextConstants()
     let wd = weightDecay
     let penalty = l2
-    let pull = anchor == nil ? 0 : self.pull
-    precondition(pull == 0 || anchor!.count >= needed, "anchor sized for another network")
-    let a = anchor ?? []
     m.withUnsafeMutableBufferPointer { mb in
       v.withUnsafeMutableBufferPointer { vb in
-        a.withUnsafeBufferPointer { ab in
-          for s in segments {
-            AdamW.step(
-              count: s.count, p: parameters + s.offset, g: gradients + s.offset,
-              m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
-              decay: s.isWeight ? k.lr * wd : 0, penalty: s.isWeight ? penalty : 0,
-              anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
-          }
+        for s in segments {
+          AdamW.step(
+            count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+            m: mb.baseAddress! + s.offset, v: vb.baseAddress! + s.offset, constants: k,
+            decay: s.isWeight ? k.lr * wd : 0, penalty: s.isWeight ? penalty : 0)
         }
       }
     }
@@ -286,19 +294,16 @@ private struct AdamConstants {
 extension AdamW {
   /// One AdamW update of `count` parameters, eight lanes at a time; the lanes compute exactly
   /// the scalar expressions of the tail, so the result does not depend on where a tensor ends.
-  /// `penalty` adds the L2 term's gradient, `pull` that of the term toward `anchor`; at 0 the
-  /// gradient is used as it is.
+  /// `penalty` adds the L2 term's gradient; at 0 the gradient is used as it is.
   fileprivate static func step(
     count: Int, p: UnsafeMutablePointer<Float>, g: UnsafePointer<Float>,
     m: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>,
-    constants k: AdamConstants, decay: Float, penalty: Float,
-    anchor: UnsafePointer<Float>? = nil, pull: Float = 0
+    constants k: AdamConstants, decay: Float, penalty: Float
   ) {
     var i = 0
     while i + 8 <= count {
       var pi = load8(p + i)
-      var gi = penalty == 0 ? load8(g + i) : load8(g + i) + penalty * pi
-      if let anchor { gi += pull * (pi - load8(anchor + i)) }
+      let gi = penalty == 0 ? load8(g + i) : load8(g + i) + penalty * pi
       pi -= decay * pi
       let mi = k.b1 * load8(m + i) + (1 - k.b1) * gi
       let vi = k.b2 * load8(v + i) + (1 - k.b2) * gi * gi
@@ -311,8 +316,7 @@ extension AdamW {
       i += 8
     }
     while i < count {
-      var gi = penalty == 0 ? g[i] : g[i] + penalty * p[i]
-      if let anchor { gi += pull * (p[i] - anchor[i]) }
+      let gi = penalty == 0 ? g[i] : g[i] + penalty * p[i]
       p[i] -= decay * p[i]
       m[i] = k.b1 * m[i] + (1 - k.b1) * gi
       v[i] = k.b2 * v[i] + (1 - k.b2) * gi * gi

@@ -95,7 +95,10 @@ extension Train {
     plan.test = test
     plan.options.epochs = epochs
     plan.options.batchSize = batchSize
-    plan.options.learningRate = learningRate
+    if let learningRate {
+      plan.options.learningRate = learningRate
+      plan.options.teachingRate = learningRate
+    }
     plan.options.seed = seed
     plan.options.l2 = l2
     plan.options.l2SP = l2SP
