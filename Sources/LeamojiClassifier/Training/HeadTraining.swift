@@ -144,15 +144,16 @@ public enum HeadTraining {
     // toward its start (see `SGD`); any other by AdamW.
     if initialHead != nil, l2SP(options) > 0 {
       let scale = featureScale(training)
-      var sgd = SGD(
-        learningRate: options.teachingRate / scale, momentum: teachingMomentum,
-        weightDecay: options.l2)
+      // The step, shortened when the pull would overshoot (rate · λ above 1: the momentum's
+      // descent diverges from about 3.8).
+      let rate = options.teachingRate / (scale * max(1, options.teachingRate * l2SP(options)))
+      var sgd = SGD(learningRate: rate, momentum: teachingMomentum, weightDecay: options.l2)
       sgd.anchor = head.parameters.flatMap(\.data)
       sgd.pull = l2SP(options) * scale
       return try epochs(
-        TrainingSession(network: head, optimizer: sgd, seed: options.seed),
-        rate: options.teachingRate / scale, training: training, validation: validation,
-        cut: cut, options: options, emoji: emoji, onEpoch: onEpoch)
+        TrainingSession(network: head, optimizer: sgd, seed: options.seed), rate: rate,
+        training: training, validation: validation, cut: cut, options: options, emoji: emoji,
+        onEpoch: onEpoch)
     }
     let adam = AdamW(
       learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2)
