@@ -13,7 +13,8 @@ struct Run {
   func network(base: BaseModel?) throws(TrainingError) -> TrainingOutcome {
     if let base, let pull = options.l2SP, pull > 0 {
       throw TrainingError(
-        .usage, "--l2-sp holds a retrained head near its start: \(base.name) is not a backbone with a head")
+        .usage,
+        "--l2-sp holds a retrained head near its start: \(base.name) is not a backbone with a head")
     }
     if let base {
       let weighted = base.classifier.layersWithWeights

@@ -335,7 +335,8 @@ struct Train: ParsableCommand {
         throw ValidationError("--l2-sp must be 0 to 1000 (got \(l2SP))")
       }
       guard self.`init` != nil else {
-        throw ValidationError("--l2-sp holds a head near an existing model's: give --init MODEL too")
+        throw ValidationError(
+          "--l2-sp holds a head near an existing model's: give --init MODEL too")
       }
     }
     _ = try customEmoji()
