@@ -10,7 +10,8 @@
 # Usage: scripts/teach-trial.sh [FIRST [SECOND]]   (default nexuiz-demo1 oa-demo088-test1)
 # Environment: LEAMOJI_BIN (default: the release build), CLIPS (rendered clips, default
 # .build/footage-rendered/clips), WORK (default /tmp/teach-trial), L2SP (train --l2-sp; empty:
-# its default), KEEP_FRAMES=1 (reuse frame folders already sorted in WORK).
+# its default), SEED (train --seed, default 42), KEEP_FRAMES=1 (reuse frame folders already
+# sorted in WORK). About 3 minutes on the shared 2-core machine.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -54,7 +55,7 @@ sp=()
 [ -n "${L2SP:-}" ] && sp=(--l2-sp "$L2SP")
 train() {  # train DATA INIT OUTPUT: the before/after lines on the check frames, and the card
   "$BIN" train "$1" --init "$2" --output "$3" --overwrite --test "$WORK/check" --created 2026-01-01 \
-    "${sp[@]}" | grep -v '^epoch'
+    --seed "${SEED:-42}" "${sp[@]}" | grep -v '^epoch'
 }
 echo "== teaching $FIRST"
 train "$WORK/teach-$FIRST" default "$WORK/one.safetensors"
