@@ -204,6 +204,25 @@ public enum ExpertHeads {
     return try assemble(model, head: head, tensors: tensors, emoji: primary.emojiEntry)
   }
 
+  /// How the gate of `model` (a combined one) shares out the pictures of `set` (features of its
+  /// backbone): `G` at 0 (the primary answers), between, at 1 (the secondary). Nil for other
+  /// models.
+  static func routing(of model: Classifier, on set: FeatureSet) -> GateRouting? {
+    guard let (_, width) = layout(model), set.width == width else { return nil }
+    let hidden = model.network.namedParameters
+    let units = hidden["fc_hidden.bias"]!.count
+    let row = units - 2
+    let w = Array(hidden["fc_hidden.weight"]!.data[(row * width)..<((row + 1) * width)])
+    let b = hidden["fc_hidden.bias"]!.data[row]
+    var counts = [0, 0, 0]
+    for i in 0..<set.count {
+      var g1 = b
+      for k in 0..<width { g1 += w[k] * set.features[i * width + k] }
+      counts[g1 <= 0 ? 0 : g1 >= 1 ? 2 : 1] += 1
+    }
+    return GateRouting(primary: counts[0], between: counts[1], secondary: counts[2])
+  }
+
   /// The pooling layer's index and the features' width when `model` is a combined one.
   static func layout(_ model: Classifier) -> (pool: Int, width: Int)? {
     let specs = model.network.specs

@@ -107,9 +107,22 @@ public struct ModelCard: Codable, Equatable, Sendable {
     /// A model of two experts and a gate (`train --experts`): the experts' file names and
     /// SHA-256s, primary first; what was trained is the gate (or, with `--init`, the primary).
     public var experts: [String]?
+    /// The `--init` model's own version (its card's `model_version`), when it has one.
+    public var initVersion: String?
+    /// What this run trained of the `--init` model: `head`, or `primary` (its primary expert;
+    /// the secondary and the gate kept bit for bit).
+    public var retrained: [String]?
+    /// The L2-SP penalty that held the retrained head near the `--init` model's (`train
+    /// --l2-sp`); absent when none was used.
+    public var l2SP: Float?
+    /// The card entries taken over from the `--init` model unchanged (its thresholds and
+    /// `fusion`: how probabilities become warnings, which this run does not learn).
+    public var carried: [String]?
 
     enum CodingKeys: String, CodingKey {
-      case epochs, seed, augmentations, backbone, l2, experts
+      case epochs, seed, augmentations, backbone, l2, experts, retrained, carried
+      case initVersion = "init_version"
+      case l2SP = "l2_sp"
       case bestEpoch = "best_epoch"
       case batchSize = "batch_size"
       case learningRate = "learning_rate"
@@ -177,6 +190,27 @@ public struct ModelCard: Codable, Equatable, Sendable {
     self.scaryThresholdHigh = scaryThresholdHigh
     self.scaryThresholdLow = scaryThresholdLow
     self.fusion = fusion
+  }
+
+  /// Takes `base`'s decision settings (its three scary thresholds, unless this card sets any
+  /// of its own, and its `fusion`): they say how the labels' probabilities become warnings,
+  /// which retraining a head does not learn, so a model taught from `base` (`train --init`)
+  /// keeps them. The entries taken are listed in `training.carried`.
+  mutating func carryDecisions(from base: ModelCard) {
+    var carried: [String] = []
+    if scaryThreshold == nil, scaryThresholdHigh == nil, scaryThresholdLow == nil {
+      scaryThreshold = base.scaryThreshold
+      scaryThresholdHigh = base.scaryThresholdHigh
+      scaryThresholdLow = base.scaryThresholdLow
+      if base.scaryThreshold != nil { carried.append("scary_threshold") }
+      if base.scaryThresholdHigh != nil { carried.append("scary_threshold_high") }
+      if base.scaryThresholdLow != nil { carried.append("scary_threshold_low") }
+    }
+    if fusion == nil, let given = base.fusion {
+      fusion = given
+      carried.append("fusion")
+    }
+    if !carried.isEmpty { training?.carried = carried }
   }
 
   /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).

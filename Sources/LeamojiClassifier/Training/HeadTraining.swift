@@ -112,7 +112,8 @@ public enum HeadTraining {
   /// - Parameters:
   ///   - hidden: units of a hidden ReLU layer; 0 for a linear head.
   ///   - initialHead: an existing model's parts whose head (same labels, same layout) training
-  ///     starts from (`train --init` on a backbone model); nil starts fresh.
+  ///     starts from (`train --init` on a backbone model), held near it by the L2-SP penalty
+  ///     (`l2SP`); nil starts fresh.
   /// - Throws: `ClassifierError` for sets that do not fit the backbone or each other.
   public static func train(
     training: FeatureSet, validation: FeatureSet?, cut: Cut, hidden: Int,
@@ -139,75 +140,33 @@ public enum HeadTraining {
         throw .network(error)
       }
     }
-    let session = TrainingSession(
-      network: head,
-      optimizer: AdamW(
-        learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2),
-      seed: options.seed)
-    var order = Array(0..<training.count)
-    let members = (0..<classes).map { label in
-      training.labels.indices.filter { training.labels[$0] == label }
+    // A head taught from an existing one trains by gradient descent with the L2-SP penalty
+    // toward its start (see `SGD`); any other by AdamW.
+    if initialHead != nil, l2SP(options) > 0 {
+      let scale = featureScale(training)
+      // The step, shortened when the pull would overshoot (rate · λ above 1: the momentum's
+      // descent diverges from about 3.8).
+      let rate = options.teachingRate / (scale * max(1, options.teachingRate * l2SP(options)))
+      var sgd = SGD(learningRate: rate, momentum: teachingMomentum, weightDecay: options.l2)
+      sgd.anchor = head.parameters.flatMap(\.data)
+      sgd.pull = l2SP(options) * scale
+      return try epochs(
+        TrainingSession(network: head, optimizer: sgd, seed: options.seed), rate: rate,
+        training: training, validation: validation, cut: cut, options: options, emoji: emoji,
+        onEpoch: onEpoch)
     }
-    let batchSize = max(1, options.batchSize)
-    var best: (epoch: Int, score: (Double, Float), snapshot: ParameterSnapshot)? = nil
-    var reports: [EpochReport] = []
-    for epoch in 1...max(1, options.epochs) {
-      let started = Date()
-      let epochSeed = Trainer.epochSeed(options.seed, epoch: epoch)
-      var rng = SplitMix64(seed: epochSeed)
-      if options.balanceLabels { order = balancedOrder(members, using: &rng) }
-      Trainer.shuffle(&order, using: &rng)
-      session.optimizer.learningRate = Trainer.learningRate(
-        options.learningRate, epoch: epoch, of: options.epochs)
-      var lossSum = 0.0
-      var correct = 0
-      var start = 0
-      while start < order.count {
-        let rows = Array(order[start..<min(order.count, start + batchSize)])
-        var data: [Float] = []
-        data.reserveCapacity(rows.count * width)
-        for i in rows {
-          let source =
-            training.flipped != nil && rng.next() & 1 == 1 ? training.flipped! : training.features
-          data += source[(i * width)..<((i + 1) * width)]
-        }
-        let result: BatchResult
-        do {
-          result = try session.step(
-            Tensor(shape: [rows.count] + cut.inputShape, data: data),
-            labels: rows.map { training.labels[$0] },
-            threads: options.threads)
-        } catch {
-          throw .network(error)
-        }
-        lossSum += Double(result.meanLoss) * Double(result.count)
-        correct += result.correct
-        start += rows.count
-      }
-      let network = session.network
-      let validated = try validation.map { set throws(ClassifierError) in
-        try score(network, on: set, threads: options.threads)
-      }
-      let epochScore = validated.map { ($0.accuracy, -$0.meanLoss) } ?? (Double(epoch), 0)
-      let improved = best == nil || epochScore > best!.score
-      if improved { best = (epoch, epochScore, network.snapshot()) }
-      let report = EpochReport(
-        epoch: epoch, loss: Float(lossSum / Double(max(1, order.count))),
-        trainingAccuracy: Double(correct) / Double(max(1, order.count)),
-        validationAccuracy: validated?.accuracy, validationLoss: validated?.meanLoss,
-        seconds: Date().timeIntervalSince(started), isBest: improved)
-      reports.append(report)
-      onEpoch(report)
-    }
-    head = session.network
-    do {
-      try head.restore(best!.snapshot)
-    } catch {
-      throw .network(error)
-    }
-    let classifier = try combine(
-      cut: cut, trained: head, labelNames: training.labelNames, emoji: emoji)
-    return TrainingResult(classifier: classifier, bestEpoch: best!.epoch, reports: reports)
+    let adam = AdamW(
+      learningRate: options.learningRate, weightDecay: options.weightDecay, l2: options.l2)
+    return try epochs(
+      TrainingSession(network: head, optimizer: adam, seed: options.seed),
+      rate: options.learningRate, training: training, validation: validation, cut: cut,
+      options: options, emoji: emoji, onEpoch: onEpoch)
+  }
+
+  /// The L2-SP strength a head started from an existing head trains with (`options.l2SP`,
+  /// else the default); `train` applies it only when there is such a head.
+  public static func l2SP(_ options: TrainingOptions) -> Float {
+    options.l2SP ?? TrainingOptions.defaultL2SP
   }
 
   /// The confusion matrix of `model` (made by `train` with `cut`) on a feature set of the

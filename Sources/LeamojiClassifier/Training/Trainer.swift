@@ -7,10 +7,20 @@ public struct TrainingOptions: Sendable {
   public var epochs = 12
   public var batchSize = 32
   public var learningRate: Float = 0.003
+  /// The step of the gradient descent that teaches an `--init` head (`HeadTraining`), on
+  /// features scaled to a mean square of 1; `train --learning-rate` sets both.
+  public var teachingRate: Float = 0.1
   public var weightDecay: Float = 0.0001
   /// The L2 penalty on weights (`AdamW.l2`): 0 by default; a head on a backbone trained on a
   /// few hundred real pictures generalises better with a strong one (`train --l2`).
   public var l2: Float = 0
+  /// The L2-SP penalty (`train --l2-sp`): holds a head trained again from an `--init` model's
+  /// head near that head's weights and biases, so that a few frames of one film teach it
+  /// without undoing what it knew. Nil: `defaultL2SP` when a head starts from an `--init`
+  /// head, none otherwise (a fresh head has nothing to be held near).
+  public var l2SP: Float?
+  /// The default L2-SP strength, chosen by the teaching trial in docs/model.md.
+  public static let defaultL2SP: Float = 10
   public var seed: UInt64 = 42
   public var augment: Augmentation = [.flip, .crop]
   /// Threads for the forward/backward passes; the model file does not depend on it.

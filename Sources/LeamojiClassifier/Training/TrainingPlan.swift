@@ -229,6 +229,11 @@ public struct TrainingOutcome: Sendable {
   /// there were neither test nor validation images.
   public let scoredOn: String?
   public let score: ConfusionMatrix?
+  /// With `--init` and a test folder: the `--init` model and the one written, each at its
+  /// card's threshold, on the test images.
+  public internal(set) var check: TeachingCheck? = nil
+  /// With `--init` on a model of two experts: how its gate shares out the training pictures.
+  public internal(set) var routing: GateRouting? = nil
 }
 
 /// An `--init` model as read: the classifier, its card's `init` entry (file name and SHA-256),

@@ -9,11 +9,17 @@ extension Run {
   /// head when the labels are the same.
   ///
   /// `assemble` makes the model written from the trained one (the gate into two experts and a
-  /// gate, a primary expert back into its combined model); `experts` goes on the card.
+  /// gate, a primary expert back into its combined model); `experts` goes on the card. `whole`
+  /// is the `--init` model as it answers (the combined one, when `base` is its primary expert),
+  /// scored against the model written on the test folder; `retrained` names what trains.
+  ///
+  /// A folder whose labels are some of `base`'s (a film's scary and neutral frames, no happy
+  /// ones) trains `base`'s head in its label order, held near its weights by the L2-SP
+  /// penalty, so the labels it does not show are kept.
   func head(
     backboneFile: String?, base: BaseModel?,
     assemble: ((Classifier) throws(ClassifierError) -> Classifier)? = nil,
-    experts: [String]? = nil
+    experts: [String]? = nil, whole: Classifier? = nil, retrained: String = "head"
   ) throws(TrainingError) -> TrainingOutcome {
     let backbone: Classifier
     let backboneRecord: String
@@ -26,10 +32,11 @@ extension Run {
     if let base, let parts = HeadTraining.split(base.classifier) {
       backbone = parts.backbone
       backboneRecord = base.classifier.card.training?.backbone ?? base.record
-      featureSource = base.sha256
+      // The backbone's own digest: a model taught from this one shares its cached features.
+      featureSource = SHA256.hex(parts.backbone.encoded())
       hiddenUnits = parts.hidden
       emoji = parts.emoji.merging(plan.emoji) { _, new in new }
-      if try scanLabels(plan.trainingData).sorted() == base.classifier.labelNames.sorted() {
+      if Set(try scanLabels(plan.trainingData)).isSubset(of: base.classifier.labelNames) {
         initialHead = parts
       }
     } else {
@@ -74,10 +81,18 @@ extension Run {
           of: classifier, cut: cut, hidden: hiddenUnits, on: held, threads: options.threads)
       })
     var withBackbone = trainingRecord(result, initFrom: base?.record)
+    // The features were computed once: flip is the only augmentation a head can have had.
+    withBackbone.augmentations = options.augment.intersection([.flip]).list
     withBackbone.backbone = backboneRecord
     withBackbone.hiddenUnits = hiddenUnits
     if plan.fineTune > 0 { withBackbone.fineTunedLayers = plan.fineTune }
     withBackbone.experts = experts
+    if base != nil { withBackbone.retrained = [retrained] }
+    if initialHead != nil, HeadTraining.l2SP(options) > 0 {
+      // Taught by gradient descent (`HeadTraining.train`), at its own rate.
+      withBackbone.l2SP = HeadTraining.l2SP(options)
+      withBackbone.learningRate = options.teachingRate
+    }
     var written: Classifier? = nil
     if let assemble {
       do {
@@ -86,9 +101,41 @@ extension Run {
         throw TrainingError(.badInput, "\(plan.trainingData): \(error)")
       }
     }
-    return try finish(
+    // The test folder, scored on its features (cached like the training folder's).
+    var tested: (matrix: ConfusionMatrix, images: Int)? = nil
+    var testSet: FeatureSet? = nil
+    if let test = plan.test {
+      let set = try loadFeatures(
+        test, backbone: cut.extractor, labels: result.classifier.labelNames, cache: cache)
+      do {
+        tested = (
+          try HeadTraining.confusionMatrix(
+            of: result.classifier, cut: cut, hidden: hiddenUnits, on: set,
+            threads: options.threads), set.count
+        )
+      } catch {
+        throw TrainingError(.failed, "\(error)")
+      }
+      testSet = set
+    }
+    let before = whole ?? base?.classifier
+    let threads = options.threads
+    var outcome = try finish(
       result, trainingData: ModelCard.TrainingData(features: all, root: plan.trainingData),
-      record: withBackbone, held: validationMatrix, written: written)
+      record: withBackbone, held: validationMatrix, written: written, base: base, tested: tested,
+      checkAgainst: { after throws(TrainingError) in
+        guard let before, let testSet, cut.fineTune == 0,
+          Set(before.labelNames) == Set(after.labelNames)
+        else { return nil }
+        do {
+          return try TeachingCheck.compare(
+            before: before, after: after, on: testSet, threads: threads)
+        } catch {
+          throw TrainingError(.failed, "\(error)")
+        }
+      })
+    if let before { outcome.routing = ExpertHeads.routing(of: before, on: all) }
+    return outcome
   }
 
   /// `train --experts`: trains the gate (a linear head on the folder's `primary` and
@@ -115,9 +162,10 @@ extension Run {
       experts: [primary.record, secondary.record])
   }
 
-  /// `train --init` on a model of two experts: trains its primary expert (from its weights)
-  /// and writes the model again with the secondary expert and the gate as they were. With other
-  /// labels than the model's, a new head on its backbone, as for any head model.
+  /// `train --init` on a model of two experts: trains its primary expert (from its weights,
+  /// held near them) and writes the model again with the secondary expert and the gate as they
+  /// were. With labels the model does not have, a new head on its backbone, as for any head
+  /// model.
   func primaryExpert(of base: BaseModel) throws(TrainingError) -> TrainingOutcome {
     let combined = base.classifier
     guard plan.fineTune == 0 else {
@@ -131,7 +179,7 @@ extension Run {
     }
     let start = BaseModel(
       classifier: primary, record: base.record, sha256: base.sha256, name: base.name)
-    guard try scanLabels(plan.trainingData).sorted() == combined.labelNames.sorted() else {
+    guard Set(try scanLabels(plan.trainingData)).isSubset(of: combined.labelNames) else {
       return try head(backboneFile: nil, base: start)
     }
     return try head(
@@ -139,7 +187,7 @@ extension Run {
       assemble: { trained throws(ClassifierError) in
         try ExpertHeads.replacingPrimary(of: combined, with: trained)
       },
-      experts: combined.card.training?.experts)
+      experts: combined.card.training?.experts, whole: combined, retrained: "primary")
   }
 
   /// The features of a labelled folder, reporting progress and skipped files.

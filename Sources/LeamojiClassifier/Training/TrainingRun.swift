@@ -11,6 +11,11 @@ struct Run {
 
   /// Trains the whole CNN, afresh or from `base` (`--init`), and writes it.
   func network(base: BaseModel?) throws(TrainingError) -> TrainingOutcome {
+    if let base, let pull = options.l2SP, pull > 0 {
+      throw TrainingError(
+        .usage,
+        "--l2-sp holds a retrained head near its start: \(base.name) is not a backbone with a head")
+    }
     if let base {
       let weighted = base.classifier.layersWithWeights
       guard options.freeze < weighted else {
@@ -62,7 +67,7 @@ struct Run {
     record.frozenLayers = base == nil ? nil : options.freeze
     return try finish(
       result, trainingData: ModelCard.TrainingData(images: all, root: plan.trainingData),
-      record: record, held: validationMatrix)
+      record: record, held: validationMatrix, base: base)
   }
 
   /// What both kinds of training do around their loop. The held-out examples are the
@@ -117,14 +122,26 @@ struct Run {
   }
 
   /// Scores the kept model on the test folder (else keeps the validation matrix `held`) and
-  /// writes it (or `written`, the model made from it) with its model card.
+  /// writes it (or `written`, the model made from it) with its model card, which keeps the
+  /// `--init` model's (`base`) decision settings when the labels are its own.
+  /// - Parameters:
+  ///   - tested: the test folder's matrix and image count when the caller scored it already
+  ///     (a head, on the test features).
+  ///   - check: the test figures of `base` and of the written model, made by `checkAgainst`
+  ///     once the card is known.
   func finish(
     _ result: TrainingResult, trainingData data: ModelCard.TrainingData,
-    record: ModelCard.TrainingRecord, held: ConfusionMatrix?, written: Classifier? = nil
+    record: ModelCard.TrainingRecord, held: ConfusionMatrix?, written: Classifier? = nil,
+    base: BaseModel? = nil, tested: (matrix: ConfusionMatrix, images: Int)? = nil,
+    checkAgainst: ((Classifier) throws(TrainingError) -> TeachingCheck?)? = nil
   ) throws(TrainingError) -> TrainingOutcome {
     var testAccuracy: Double? = nil
     var scored: (name: String, matrix: ConfusionMatrix)? = held.map { ("validation", $0) }
-    if let test = plan.test {
+    if let tested {
+      testAccuracy = tested.matrix.accuracy
+      scored = ("test", tested.matrix)
+      events(.tested(tested.matrix, images: tested.images))
+    } else if let test = plan.test {
       let testImages = try loadFolder(
         test, size: result.classifier.inputSize, labels: result.classifier.labelNames,
         minimumLabels: 1)
@@ -142,14 +159,21 @@ struct Run {
     }
     let best = result.bestReport
     let text = plan.card
-    let card = ModelCard(
+    let model = written ?? result.classifier
+    var record = record
+    record.initVersion = base?.classifier.card.modelVersion
+    var card = ModelCard(
       author: text.author, description: text.description, license: text.license,
       modelVersion: text.modelVersion, created: created, trainingData: data, training: record,
       accuracy: ModelCard.Accuracy(
         training: best.trainingAccuracy, validation: best.validationAccuracy, test: testAccuracy),
       evaluation: text.evaluation, scaryThreshold: text.scaryThreshold,
       scaryThresholdHigh: text.scaryThresholdHigh, scaryThresholdLow: text.scaryThresholdLow)
-    let classifier = (written ?? result.classifier).with(card: card)
+    if let base, Set(base.classifier.labelNames) == Set(model.labelNames) {
+      card.carryDecisions(from: base.classifier.card)
+    }
+    let classifier = model.with(card: card)
+    let check = try checkAgainst?(classifier)
     do {
       try DurableFile(plan.output).write(classifier.encoded())
     } catch {
@@ -157,7 +181,7 @@ struct Run {
     }
     return TrainingOutcome(
       output: plan.output, classifier: classifier, keptEpoch: result.bestEpoch, card: card,
-      scoredOn: scored?.name, score: scored?.matrix)
+      scoredOn: scored?.name, score: scored?.matrix, check: check)
   }
 
   /// The label names of a labelled folder (its subfolders), without reading any image.

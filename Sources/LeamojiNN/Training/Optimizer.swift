@@ -94,6 +94,11 @@ private func forEachSegment(
 
 /// Stochastic gradient descent with (heavy-ball) momentum and optional L2 weight decay:
 /// `v = μ·v + (g + λ·p)`, `p -= lr · v`. Weight decay applies to weights (rank ≥ 2), not biases.
+/// With an `anchor`, the penalty `pull/2 · ‖p − anchor‖²` on every parameter (weights and
+/// biases) adds `pull · (p − anchor)` to the gradient: it holds the network near the weights it
+/// started from ("L2-SP", Li et al. 2018). Plain gradient descent, unlike Adam, moves each
+/// parameter in proportion to its gradient, so the penalty really bounds how far the network
+/// goes (Adam's steps are about the learning rate in every coordinate, whatever the penalty).
 public struct SGD: Optimizer {
   public var learningRate: Float
   /// Velocity decay μ (0 = plain SGD).
@@ -102,6 +107,11 @@ public struct SGD: Optimizer {
   public var weightDecay: Float
   /// One velocity per parameter, flat in network order (sized at the first update).
   private var velocity: [Float] = []
+  /// The starting point `pull` holds parameters near: one value per parameter, flat in the
+  /// layout the optimiser updates (the whole network's when nothing is frozen).
+  public var anchor: [Float]?
+  /// The coefficient of the penalty toward `anchor` (0: none).
+  public var pull: Float = 0
 
   public init(learningRate: Float = 0.01, momentum: Float = 0.9, weightDecay: Float = 0) {
     self.learningRate = learningRate
@@ -115,11 +125,17 @@ public struct SGD: Optimizer {
     }
     let count = velocity.count
     let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count == count, "anchor sized for another network")
+    let a = anchor ?? []
     velocity.withUnsafeMutableBufferPointer { v in
-      forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
-        SGD.step(
-          count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
-          decay: s.isWeight ? wd : 0)
+      a.withUnsafeBufferPointer { ab in
+        forEachSegment(&parameters, gradients: gradients, stateCount: count) { s, p, g in
+          SGD.step(
+            count: s.count, p: p, g: g, v: v.baseAddress! + s.offset, lr: lr, mu: mu,
+            decay: s.isWeight ? wd : 0,
+            anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+        }
       }
     }
   }
@@ -132,30 +148,41 @@ public struct SGD: Optimizer {
     if velocity.isEmpty { velocity = [Float](repeating: 0, count: needed) }
     precondition(velocity.count >= needed, "optimizer used with another network")
     let (lr, mu, wd) = (learningRate, momentum, weightDecay)
+    let pull = anchor == nil ? 0 : self.pull
+    precondition(pull == 0 || anchor!.count >= needed, "anchor sized for another network")
+    let a = anchor ?? []
     velocity.withUnsafeMutableBufferPointer { v in
-      for s in segments {
-        SGD.step(
-          count: s.count, p: parameters + s.offset, g: gradients + s.offset,
-          v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0)
+      a.withUnsafeBufferPointer { ab in
+        for s in segments {
+          SGD.step(
+            count: s.count, p: parameters + s.offset, g: gradients + s.offset,
+            v: v.baseAddress! + s.offset, lr: lr, mu: mu, decay: s.isWeight ? wd : 0,
+            anchor: pull == 0 ? nil : ab.baseAddress! + s.offset, pull: pull)
+        }
       }
     }
   }
 
   /// One momentum step of `count` parameters, eight lanes at a time (lanes compute exactly the
-  /// scalar tail's expressions).
+  /// scalar tail's expressions); with `anchor`, `pull · (p − anchor)` joins the gradient.
   private static func step(
     count: Int, p pp: UnsafeMutablePointer<Float>, g gp: UnsafePointer<Float>,
-    v vp: UnsafeMutablePointer<Float>, lr: Float, mu: Float, decay: Float
+    v vp: UnsafeMutablePointer<Float>, lr: Float, mu: Float, decay: Float,
+    anchor ap: UnsafePointer<Float>? = nil, pull: Float = 0
   ) {
     var i = 0
     while i + 8 <= count {
-      let vi = mu * load8(vp + i) + (load8(gp + i) + decay * load8(pp + i))
+      var gi = load8(gp + i) + decay * load8(pp + i)
+      if let ap { gi += pull * (load8(pp + i) - load8(ap + i)) }
+      let vi = mu * load8(vp + i) + gi
       store8(vi, vp + i)
       store8(load8(pp + i) - lr * vi, pp + i)
       i += 8
     }
     while i < count {
-      vp[i] = mu * vp[i] + (gp[i] + decay * pp[i])
+      var gi = gp[i] + decay * pp[i]
+      if let ap { gi += pull * (pp[i] - ap[i]) }
+      vp[i] = mu * vp[i] + gi
       pp[i] -= lr * vp[i]
       i += 1
     }

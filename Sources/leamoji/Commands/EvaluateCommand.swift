@@ -136,3 +136,25 @@ struct Scores: Encodable {
       })
   }
 }
+
+/// Scans and decodes a labelled folder, warning about skipped files (`evaluate`'s; `train` reads
+/// its folders through `TrainingPlan`).
+func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int) throws
+  -> ImageSet
+{
+  do {
+    let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
+    let progress = ProgressBar(label: "reading \(path)", total: folder.items.count)
+    let (images, skipped) = try ImageSet.load(
+      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads,
+      decode: ImageFiles.decoder,
+      progress: { progress.update($0) })
+    progress.finish()
+    if let first = skipped.first {
+      Console.warning("\(path): skipped \(skipped.count) unreadable file(s), e.g. \(first.reason)")
+    }
+    return images
+  } catch {
+    throw CommandFailure(error)
+  }
+}

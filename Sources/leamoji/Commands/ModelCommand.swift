@@ -104,7 +104,17 @@ struct Model: ParsableCommand {
           + (t.augmentations.isEmpty ? "none" : t.augmentations.joined(separator: ", "))
           + (t.l2.map { ", L2 penalty \($0)" } ?? ""))
       if let base = t.initFrom {
-        out.append("Fine-tuned:    from \(base), \(t.frozenLayers ?? 0) layers frozen")
+        // A taught head (since 2.5's successors) says what it retrained and kept.
+        let taught = [
+          t.initVersion.map { "version \($0)" },
+          t.retrained.map { "retrained: \($0.joined(separator: ", "))" },
+          t.l2SP.map { "held near it by L2-SP \($0)" },
+          t.carried.map { "carried: \($0.joined(separator: ", "))" },
+        ].compactMap { $0 }
+        out.append(
+          "Fine-tuned:    from \(base), "
+            + (taught.isEmpty
+              ? "\(t.frozenLayers ?? 0) layers frozen" : taught.joined(separator: "; ")))
       }
       if let backbone = t.backbone {
         let units = t.hiddenUnits ?? 0

@@ -18,7 +18,11 @@ struct Train: ParsableCommand {
       --init MODEL fine-tunes an existing model (--init default: the one analyze uses, normally the shipped model): the same \
       layers and weights, a new head when the labels differ, and --freeze N keeps the first N \
       layers with weights (conv1, conv2, ...) as they are. A few hundred labelled frames of \
-      your own films are enough to teach it their look.
+      your own films are enough to teach it their look. The new model keeps the base's \
+      thresholds and fusion settings (its card lists them under carried). On a model with a \
+      head, a folder with some of its labels (Scary/ and Neutral/ frames of one film) teaches \
+      that head, held near its weights by --l2-sp so that what it knew is kept; with --test, \
+      the base and the taught model are scored side by side.
 
       --backbone efficientnet-lite0 trains, instead of the whole CNN, a small head on the \
       features of a network pretrained on a million photos (shipped in Models/), as Create ML \
@@ -83,8 +87,11 @@ struct Train: ParsableCommand {
   @Option(help: "Images per training step.")
   var batchSize = 32
 
-  @Option(help: "AdamW learning rate (decays along a cosine to 5 %).")
-  var learningRate: Float = 0.003
+  @Option(
+    help:
+      "Learning rate, decaying along a cosine to 5 % (default 0.003 with AdamW; 0.1 when an --init head is taught by gradient descent)."
+  )
+  var learningRate: Float?
 
   @Option(help: "Seed for initialisation, shuffling, augmentation and the validation split.")
   var seed: UInt64 = 42
@@ -94,6 +101,13 @@ struct Train: ParsableCommand {
       "L2 penalty on the weights (0: none). Heads on a backbone trained on a few hundred real pictures did best on the real check set with 1 to 3 (docs/model.md).",
       valueName: "λ"))
   var l2: Float = 0
+
+  @Option(
+    name: .customLong("l2-sp"),
+    help: ArgumentHelp(
+      "With --init on a model with a head: how strongly the retrained head is held near the model's own (an L2 penalty toward its weights; default 10: a logit moves by about 0.1 at most; 0: free, for a look the model cannot read at all).",
+      valueName: "λ"))
+  var l2SP: Float?
 
   @Option(
     help: ArgumentHelp(
@@ -236,7 +250,7 @@ struct Train: ParsableCommand {
     guard batchSize >= 1, batchSize <= 4096 else {
       throw ValidationError("--batch-size must be 1 to 4096")
     }
-    guard learningRate > 0, learningRate < 10, learningRate.isFinite else {
+    if let learningRate, !(learningRate > 0 && learningRate < 10 && learningRate.isFinite) {
       throw ValidationError("--learning-rate must be positive and small")
     }
     guard validationSplit >= 0, validationSplit < 1 else {
@@ -316,6 +330,15 @@ struct Train: ParsableCommand {
     guard l2.isFinite, l2 >= 0, l2 <= 1000 else {
       throw ValidationError("--l2 must be 0 to 1000 (got \(l2))")
     }
+    if let l2SP {
+      guard l2SP.isFinite, l2SP >= 0, l2SP <= 1000 else {
+        throw ValidationError("--l2-sp must be 0 to 1000 (got \(l2SP))")
+      }
+      guard self.`init` != nil else {
+        throw ValidationError(
+          "--l2-sp holds a head near an existing model's: give --init MODEL too")
+      }
+    }
     _ = try customEmoji()
   }
 
@@ -371,27 +394,5 @@ struct Train: ParsableCommand {
       map[parts[0].lowercased()] = parts[1]
     }
     return map
-  }
-}
-
-/// Scans and decodes a labelled folder, warning about skipped files (`evaluate`'s; `train` reads
-/// its folders through `TrainingPlan`).
-func loadFolder(_ path: String, size: PixelSize, labels: [String]?, minimumLabels: Int) throws
-  -> ImageSet
-{
-  do {
-    let folder = try LabelledFolder(scanning: path, minimumLabels: minimumLabels)
-    let progress = ProgressBar(label: "reading \(path)", total: folder.items.count)
-    let (images, skipped) = try ImageSet.load(
-      folder, size: size, labelNames: labels, threads: Classifier.defaultThreads,
-      decode: ImageFiles.decoder,
-      progress: { progress.update($0) })
-    progress.finish()
-    if let first = skipped.first {
-      Console.warning("\(path): skipped \(skipped.count) unreadable file(s), e.g. \(first.reason)")
-    }
-    return images
-  } catch {
-    throw CommandFailure(error)
   }
 }

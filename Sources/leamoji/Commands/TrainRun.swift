@@ -33,9 +33,11 @@ extension Train {
     /// Per-label precision and recall on the test images (or the validation images).
     let scoredOn: String?
     let score: Scores?
+    /// With --init and --test: the base model and the taught one on the test images.
+    let check: CheckSummary?
 
     enum CodingKeys: String, CodingKey {
-      case model, labels, card, score
+      case model, labels, card, score, check
       case keptEpoch = "kept_epoch"
       case scoredOn = "scored_on"
     }
@@ -55,8 +57,15 @@ extension Train {
           Summary(
             model: outcome.output, keptEpoch: outcome.keptEpoch,
             labels: outcome.classifier.labelNames, card: outcome.card,
-            scoredOn: outcome.scoredOn, score: outcome.score.map { Scores($0) })))
+            scoredOn: outcome.scoredOn, score: outcome.score.map { Scores($0) },
+            check: outcome.check.map(CheckSummary.init))))
       return
+    }
+    if let routing = outcome.routing {
+      let total = routing.primary + routing.between + routing.secondary
+      Console.print(
+        "The gate hands \(routing.primary) of the \(total) training pictures to the primary expert (the one taught), \(routing.between) partly, \(routing.secondary) to the secondary"
+      )
     }
     if let scoredOn = outcome.scoredOn, let score = outcome.score {
       Console.print("Per label, on the \(scoredOn) images:")
@@ -65,6 +74,9 @@ extension Train {
         outcome.classifier.labels.first { $0.name == name } ?? Label(name: name)
       }
       perLabelLines(score, labels: labels).forEach { Console.print($0) }
+    }
+    if let check = outcome.check {
+      checkLines(check, labels: outcome.classifier.labels).forEach { Console.print($0) }
     }
     Console.print("Wrote \(outcome.output)")
   }
@@ -83,9 +95,13 @@ extension Train {
     plan.test = test
     plan.options.epochs = epochs
     plan.options.batchSize = batchSize
-    plan.options.learningRate = learningRate
+    if let learningRate {
+      plan.options.learningRate = learningRate
+      plan.options.teachingRate = learningRate
+    }
     plan.options.seed = seed
     plan.options.l2 = l2
+    plan.options.l2SP = l2SP
     plan.options.augment = augmentations
     plan.options.threads = threads
     plan.options.freeze = freeze
