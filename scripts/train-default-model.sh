@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The default model (2.5, issue 22): two heads on EfficientNet-Lite2 at 192 px joined by a gate
+# The default model (2.5): two heads on EfficientNet-Lite2 at 192 px joined by a gate
 # (`leamoji train --experts`; docs/model.md, "The default model"):
 #
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
@@ -23,7 +23,10 @@
 # (the real frames' folder, default .build/real-frames/train: a trial's own copy),
 # REAL_MANIFEST (the manifest source-weights.py groups them by, default
 # data/real-frames/manifest.tsv: a trial's own), SOURCE_WEIGHTS=0 (each real frame once,
-# unweighted: models 2.2 and 2.3). The
+# unweighted: models 2.2 and 2.3), FOOTAGE_FRAMES (a folder of `leamoji frames` output, one
+# <clip id>/ per clip of data/footage and data/footage-rendered: the train clips' seconds join
+# the real frames under their labels, weighted by package like them; FOOTAGE_EVERY=N takes every
+# N-th second; the trial of docs/model-trials.md, 2026-11-28, not the default). The
 # backbone, .build/efficientnet-lite2-192.safetensors, is converted when missing (Apache-2.0,
 # scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
 # --created give the same bytes.
@@ -45,10 +48,24 @@ generated_scenes "$BIN" "$WORK" "$SEED" 450 150
 
 # The real frames, each linked round(sqrt(N / n)) times, n its (package, label) group's size and N
 # the largest group's: so that Wesnoth's 133 scary sprites do not decide alone what scary is.
+MANIFEST=${REAL_MANIFEST:-data/real-frames/manifest.tsv}
+if [ -n "${FOOTAGE_FRAMES:-}" ]; then
+  # The real frames and the training footage's seconds, side by side, as links.
+  python3 scripts/footage-frames.py "$FOOTAGE_FRAMES" "$WORK/footage" "$WORK/manifest.tsv" \
+    --every "${FOOTAGE_EVERY:-1}"
+  for label in Happy Neutral Scary; do
+    mkdir -p "$WORK/with-footage/$label"
+    for f in "$REAL_TRAIN/$label"/*.png "$WORK/footage/$label"/*.png; do
+      [ -e "$f" ] && ln -s "$(readlink -f "$f")" "$WORK/with-footage/$label/$(basename "$f")"
+    done
+  done
+  REAL_TRAIN="$WORK/with-footage"
+  MANIFEST="$WORK/manifest.tsv"
+fi
 REAL=$REAL_TRAIN
 if [ "${SOURCE_WEIGHTS:-1}" != 0 ]; then
   REAL="$WORK/real"
-  python3 scripts/source-weights.py "$REAL_TRAIN" "${REAL_MANIFEST:-data/real-frames/manifest.tsv}" "$REAL"
+  python3 scripts/source-weights.py "$REAL_TRAIN" "$MANIFEST" "$REAL"
 fi
 
 # Folders of links: the real frames under their own names, generated scenes as gen-* and
