@@ -4,7 +4,12 @@
     footage-frames.py FRAMES OUT MANIFEST_OUT [--every N] [--footage DIR ...]
 
 FRAMES holds one folder per clip, <id>/000000.png, 000001.png, ... as `leamoji frames` writes
-them (second n is file n). For every clip of the `train` split of each footage folder
+them (second n is file n), e.g.
+
+    for c in .build/footage/clips/* .build/footage-rendered/clips/*; do
+      leamoji frames "$c" --out "FRAMES/$(basename "${c%.*}")"; done
+
+For every clip of the `train` split of each footage folder
 (data/footage and data/footage-rendered by default: manifest.tsv and labels/<id>.tsv, the truth
 per second), every N-th second (default 1) is linked into OUT/{Happy,Neutral,Scary}/ as
 fr-<id>-<second>.png under its label. MANIFEST_OUT gets a copy of data/real-frames/manifest.tsv
