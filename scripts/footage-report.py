@@ -81,7 +81,9 @@ def score(entries, truth, split):
                 jumps += 1
                 jumps_hit += any(abs(t - second) <= 1 for t in sudden)
         benign_only = [t for t in sudden if seconds.get(int(t), ("scary", False))[0] != "scary"]
-        benign_seconds += sum(1 for l, _ in seconds.values() if l != "scary")
+        # Only the seconds with a sample count (as for "benign seconds called scary"): a label
+        # file counts ceil(duration) seconds, one past the last sample of some clips.
+        benign_seconds += sum(1 for t, (l, _) in seconds.items() if l != "scary" and t in called)
         sudden_benign += len(benign_only)
         if item_fright:
             items += 1
