@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Scores analyze's timelines of the footage clips against their per-second truth: the picture
-alone against the picture with sound and pace (issue 37, item 6).
+alone against the picture with sound and pace.
 
 For each run (a MovieData.json written by `analyze --frames`, one entry per clip, its id the
 clip's id) and each split, prints: frightening seconds the timeline calls scary, frightening
