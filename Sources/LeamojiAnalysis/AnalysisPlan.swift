@@ -174,7 +174,7 @@ public struct AnalysisPlan: Sendable {
       poster: options.poster, decodeEverything: options.decodeEverything,
       listening: options.listens
         ? VideoAnalysis.Listening(audioStream: options.audioStream, fusion: fusion) : nil,
-      progress: progress)
+      labelling: encoder, progress: progress)
     let timeline = encoder.encode(analysis.scores)
     // A timeline cut short at an implausible hold ends there, not at the length claimed.
     let duration =

@@ -5,27 +5,36 @@ import LeamojiCore
 ///
 /// The rule: a candidate must be neither nearly black nor nearly flat (mean luma at least 12 %
 /// and luma standard deviation at least 4 %, so fades and title cards are skipped); among
-/// those, the one whose most probable label is most confident wins, earliest first on ties.
+/// those, a calm one (a sample whose label, decided as the timeline decides it, is not scary)
+/// beats any scary one, so that a family's catalogue does not greet a child with the film's
+/// most frightening frame; then the most confident in its label wins, earliest first on ties.
 /// If no sample qualifies, the brightest one is used.
 public struct PosterPicker: Sendable {
-  public private(set) var best: (time: Double, image: RGBImage, score: Double)? = nil
+  public private(set) var best: (time: Double, image: RGBImage, score: Double, calm: Bool)? = nil
   private var fallback: (time: Double, image: RGBImage, luma: Double)? = nil
 
   public init() {}
 
-  /// Considers one sample: its poster-size image and the classifier's confidence in its label.
-  public mutating func consider(time: Double, image: RGBImage, confidence: Double) {
+  /// Considers one sample: its poster-size image, the classifier's confidence in its label,
+  /// and whether that label is calm (not scary).
+  public mutating func consider(
+    time: Double, image: RGBImage, confidence: Double, calm: Bool = true
+  ) {
     let (mean, deviation) = PosterPicker.lumaStatistics(image)
     if fallback == nil || mean > fallback!.luma { fallback = (time, image, mean) }
     guard mean >= 0.12, deviation >= 0.04 else { return }
-    if couldChoose(confidence: confidence) { best = (time, image, confidence) }
+    if couldChoose(confidence: confidence, calm: calm) {
+      best = (time, image, confidence, calm)
+    }
   }
 
-  /// Whether a sample with this confidence could change the choice, so that its image is
-  /// worth making: always until some sample qualifies (any may be the brightest), then only
-  /// when it is more confident than the best so far (ties keep the earlier one).
-  public func couldChoose(confidence: Double) -> Bool {
+  /// Whether a sample with this confidence and label could change the choice, so that its
+  /// image is worth making: always until some sample qualifies (any may be the brightest),
+  /// then only when it is calm and the best so far is not, or as calm and more confident
+  /// (ties keep the earlier one).
+  public func couldChoose(confidence: Double, calm: Bool = true) -> Bool {
     guard let best else { return true }
+    if calm != best.calm { return calm }
     return confidence > best.score
   }
 

@@ -87,12 +87,15 @@ public struct VideoAnalysis: Sendable {
   ///     every score its sound and pace signals (nil: the picture alone). A video without
   ///     sound gives the picture's scores; a broken audio stream gives them too, with
   ///     `soundProblem` said.
+  ///   - labelling: how a sample's label is decided (the timeline's encoder): the poster then
+  ///     prefers a sample it calls calm. Nil: the most probable label, none preferred.
   ///   - progress: called with (samples analysed, expected total or nil).
   /// - Throws: `LeamojiError` for a video that cannot be opened or decoded, or an audio stream
   ///   asked for by number that the file does not have.
   public static func run(
     path: String, classifier: Classifier, interval: Double, batching: Batching, poster: Bool,
-    decodeEverything: Bool, listening: Listening? = nil, progress: (Int, Int?) -> Void
+    decodeEverything: Bool, listening: Listening? = nil, labelling: MarkerEncoder? = nil,
+    progress: (Int, Int?) -> Void
   ) throws(LeamojiError) -> VideoAnalysis {
     let sampler: FrameSampler
     do {
@@ -140,9 +143,15 @@ public struct VideoAnalysis: Sendable {
         guard let prediction = sample.repeatsPrevious ? previous : fresh.next() else { break }
         previous = prediction
         scores.append(SecondScore(second: sample.time, probabilities: prediction.probabilities))
-        let confidence = Double(prediction.confidence)
-        if let preview = sample.preview, picker.couldChoose(confidence: confidence) {
-          picker.consider(time: sample.time, image: preview, confidence: confidence)
+        if let preview = sample.preview {
+          // The poster prefers a sample the timeline's own rule (`labelling`) calls calm.
+          let decided = labelling?.pictureLabel(of: prediction.probabilities)
+          let confidence = Double(
+            decided.map { prediction.probabilities[$0.index] } ?? prediction.confidence)
+          let calm = !(decided?.isScary ?? false)
+          if picker.couldChoose(confidence: confidence, calm: calm) {
+            picker.consider(time: sample.time, image: preview, confidence: confidence, calm: calm)
+          }
         }
       }
       pending.removeAll(keepingCapacity: true)

@@ -28,6 +28,22 @@ struct PosterPickerTests {
     #expect(try #require(picker.choice).time == 1)
   }
 
+  @Test("a calm sample beats a more confident scary one; among scary ones only, the most confident")
+  func calmFirst() throws {
+    var picker = PosterPicker()
+    picker.consider(time: 0, image: Self.image(grey: 200), confidence: 0.95, calm: false)
+    picker.consider(time: 1, image: Self.image(grey: 200), confidence: 0.5, calm: true)
+    picker.consider(time: 2, image: Self.image(grey: 200), confidence: 0.99, calm: false)
+    picker.consider(time: 3, image: Self.image(grey: 200), confidence: 0.6, calm: true)
+    picker.consider(time: 4, image: Self.image(grey: 10), confidence: 0.9, calm: true)  // dark
+    #expect(try #require(picker.choice).time == 3)
+    var frightening = PosterPicker()
+    frightening.consider(time: 0, image: Self.image(grey: 200), confidence: 0.7, calm: false)
+    frightening.consider(time: 1, image: Self.image(grey: 200), confidence: 0.9, calm: false)
+    frightening.consider(time: 2, image: Self.image(grey: 200), confidence: 0.8, calm: false)
+    #expect(try #require(frightening.choice).time == 1)
+  }
+
   @Test("with no sample lit and textured, the brightest is the poster")
   func brightestFallback() throws {
     var picker = PosterPicker()
@@ -51,10 +67,11 @@ struct PosterPickerTests {
         let kind = random.next() % 4
         let image = Self.image(
           grey: kind == 0 ? 15 : 60 + UInt8(random.next() % 190), flat: kind == 1)
-        all.consider(time: Double(i), image: image, confidence: confidence)
-        if asked.couldChoose(confidence: confidence) {
+        let calm = random.next() % 3 != 0
+        all.consider(time: Double(i), image: image, confidence: confidence, calm: calm)
+        if asked.couldChoose(confidence: confidence, calm: calm) {
           made += 1
-          asked.consider(time: Double(i), image: image, confidence: confidence)
+          asked.consider(time: Double(i), image: image, confidence: confidence, calm: calm)
         }
       }
       #expect(asked.choice?.time == all.choice?.time)

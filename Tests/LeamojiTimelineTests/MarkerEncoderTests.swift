@@ -56,6 +56,24 @@ struct MarkerEncoderTests {
     #expect(other.encode(two).labels.map(\.name) == ["calm"])
   }
 
+  @Test("pictureLabel is the label the timeline gives a sample before smoothing, at any threshold")
+  func pictureLabelIsTheTimelines() {
+    var random = SplitMix64(seed: 38)
+    for threshold in [nil, 0.2, 0.4, 0.7] as [Double?] {
+      var encoder = MarkerEncoder(labels: Label.standard, interval: 1, minimumSceneLength: 0)
+      encoder.scaryThreshold = threshold
+      let scores = (0..<200).map { k -> SecondScore in
+        let raw = (0..<3).map { _ in Float(random.next() % 1000) + 1 }
+        let sum = raw.reduce(0, +)
+        return SecondScore(second: Double(k), probabilities: raw.map { $0 / sum })
+      }
+      let timeline = encoder.encode(scores).labels.map(\.name)
+      let decided = scores.map { encoder.pictureLabel(of: $0.probabilities) }
+      #expect(decided.map { Label.standard[$0.index].name } == timeline)
+      #expect(decided.map(\.isScary) == timeline.map { $0 == "scary" })
+    }
+  }
+
   @Test("a two-second scene survives (the minimum scene length is 2 s)")
   func twoSecondSceneSurvives() {
     let timeline = encoder.encode(scores("hhsshh"))

@@ -151,6 +151,15 @@ public struct MarkerEncoder: Sendable {
     }
   }
 
+  /// The picture's label of one sample with these probabilities, as an index into `labels`,
+  /// and whether it is scary: step 1's decision (before smoothing and sound), the one the
+  /// poster uses too, so that a second's label is decided in one place.
+  public func pictureLabel(of probabilities: [Float]) -> (index: Int, isScary: Bool) {
+    precondition(probabilities.count == labels.count, "one probability per label")
+    let index = label(of: probabilities.map { $0.isFinite ? Double($0) : 0 })
+    return (index, labels[index].name == Label.scary.name)
+  }
+
   /// The label of one sample before smoothing (step 1), as an index into `labels`: decided
   /// here, once, and carried as a `Label` from then on.
   func label(of row: [Double]) -> Int {
