@@ -210,7 +210,8 @@ let package = Package(
       dependencies: [
         "LeamojiLab", "LeamojiClassifier", "LeamojiNN", "LeamojiTimeline", "LeamojiCore",
         "LeamojiTestSupport",
-      ]),
+      ],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo", "LeamojiTestSupport"],
       exclude: ["Fixtures"]),

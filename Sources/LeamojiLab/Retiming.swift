@@ -9,7 +9,9 @@ import LeamojiTimeline
 ///
 /// The picture alone decides, as `analyze --signals picture` does: the frames' probabilities
 /// carry no sound. They are rounded to 4 decimals in MovieData.json, so a second whose scary
-/// probability lies within that rounding of a threshold may come out otherwise than analyze's.
+/// probability lies within that rounding of a threshold may come out otherwise than analyze's;
+/// a recorded probability reaches a threshold exactly when it is at least the threshold as
+/// written (each is read as the nearest `Float` at or above its decimal: 0.38 is scary at 0.38).
 public struct Retiming: Sendable {
   /// The entry's id.
   public let id: String
@@ -40,8 +42,15 @@ public struct Retiming: Sendable {
     scores = ordered.map { frame in
       SecondScore(
         second: frame.second,
-        probabilities: names.map { Float(frame.probabilities[$0] ?? 0) })
+        probabilities: names.map { Retiming.float(atLeast: frame.probabilities[$0] ?? 0) })
     }
+  }
+
+  /// The smallest `Float` at or above `p`: the nearest one may lie below, and a recorded 0.38
+  /// would then miss a threshold of 0.38.
+  static func float(atLeast p: Double) -> Float {
+    let nearest = Float(p)
+    return Double(nearest) < p ? nearest.nextUp : nearest
   }
 
   /// Each frame's label after smoothing, in time order, when a second is scary from a scary
