@@ -148,7 +148,8 @@ let package = Package(
     .executableTarget(
       name: "leamoji-lab",
       dependencies: [
-        "LeamojiLab", "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "LeamojiLab", "LeamojiCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // What every test target shares: the one scratch folder, the one process runner, the tmux

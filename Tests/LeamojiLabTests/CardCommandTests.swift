@@ -34,7 +34,8 @@ struct CardCommandTests {
     #expect(read.modelVersion == "2.6" && read.trainingData != nil && read.accuracy != nil)
   }
 
-  @Test("only the card changes: tensors and other entries are the file's own; no options: no change")
+  @Test(
+    "only the card changes: tensors and other entries are the file's own; no options: no change")
   func tensorsUntouched() throws {
     let work = try ScratchFolder.url("lab-card-tensors")
     defer { try? FileManager.default.removeItem(at: work) }
@@ -81,7 +82,9 @@ struct CardCommandTests {
       #expect(!FileManager.default.fileExists(atPath: out))
     }
     let missing = try Lab.run(["card", work.appendingPathComponent("none").path, "--output", out])
-    #expect(missing.status == 66 && missing.stderrLines == ["leamoji-lab: \(work.path)/none: no such file"])
+    #expect(
+      missing.status == 66
+        && missing.stderrLines == ["leamoji-lab: \(work.path)/none: no such file"])
     let bad = try Lab.run(["card", damaged.path, "--output", out])
     #expect(bad.status == 65 && bad.stderrLines.count == 1 && bad.stderr.contains(damaged.path))
     #expect(!FileManager.default.fileExists(atPath: out))
@@ -102,7 +105,9 @@ struct CardCommandTests {
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(try Classifier(contentsOf: out.path).card.license == "MIT")
     // In place: the model file itself, edited again.
-    let again = try Lab.run(["card", out.path, "--output", out.path, "--overwrite", "--version", "9"])
+    let again = try Lab.run([
+      "card", out.path, "--output", out.path, "--overwrite", "--version", "9",
+    ])
     #expect(again.status == 0, "\(again.stderr)")
     let card = try Classifier(contentsOf: out.path).card
     #expect(card.license == "MIT" && card.modelVersion == "9")

@@ -33,7 +33,8 @@ struct RetimeCommandTests {
       let happy = ((1 - p) * Double(random.next() % 10_000) / 10_000 * 10_000).rounded() / 10_000
       let probabilities = [happy, ((1 - p - happy) * 10_000).rounded() / 10_000, p]
       return SecondScore(
-        second: Double(second), probabilities: probabilities.map { Float(($0 * 10_000).rounded() / 10_000) })
+        second: Double(second),
+        probabilities: probabilities.map { Float(($0 * 10_000).rounded() / 10_000) })
     }
   }
 
@@ -47,7 +48,8 @@ struct RetimeCommandTests {
   func generated() throws {
     let work = try ScratchFolder.url("lab-retime")
     defer { try? FileManager.default.removeItem(at: work) }
-    let model = ModelInfo(labels: ["happy", "neutral", "scary"], sha256: String(repeating: "0", count: 64))
+    let model = ModelInfo(
+      labels: ["happy", "neutral", "scary"], sha256: String(repeating: "0", count: 64))
     var movies: [Movie] = []
     for (id, seed) in [("first", UInt64(1)), ("second", UInt64(2))] {
       let timeline = Self.encoder(0.35).encode(Self.scores(seed: seed))
@@ -77,7 +79,8 @@ struct RetimeCommandTests {
     #expect(lines[0].labels == written)
     #expect(lines[0].labels != lines[1].labels, "a higher threshold calls fewer seconds scary")
     #expect(
-      lines[0].labels.filter { $0 == "scary" }.count > lines[1].labels.filter { $0 == "scary" }.count)
+      lines[0].labels.filter { $0 == "scary" }.count
+        > lines[1].labels.filter { $0 == "scary" }.count)
 
     let range = try Lab.run(["retime", file.path, "--from", "0.3", "--to", "0.4", "--step", "0.05"])
     #expect(try Self.lines(range.stdout).prefix(3).map(\.threshold) == [0.3, 0.35, 0.4])
