@@ -14,10 +14,11 @@ struct Card: ParsableCommand {
       atomically and never replaced without --overwrite (it may be MODEL itself).
 
       Examples:
-        leamoji-lab card first.safetensors --output Models/leamoji.safetensors \\
-          --scary-threshold 0.38 --scary-threshold-high 0.2 --scary-threshold-low 0.6 \\
-          --evaluation "real check set: 81 % of frightening seconds called scary"
-        leamoji-lab card m.safetensors --output m.safetensors --overwrite --version 2.6
+        leamoji-lab card trained.safetensors --output Models/leamoji.safetensors \\
+          --scary-threshold 0.4 --scary-threshold-high 0.3 \\
+          --scary-threshold-low 0.42 --evaluation "real check set: ..."
+        leamoji-lab card m.safetensors --output m.safetensors --overwrite \\
+          --version 2.6
       """
   )
 
