@@ -16,7 +16,7 @@ DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
+.PHONY: all build release lab deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
 
 all: build
 
@@ -41,6 +41,12 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product leamoji
+
+# The model's workshop (Sources/leamoji-lab): `leamoji-lab card` sets a model's card without
+# retraining, `leamoji-lab retime` re-derives timelines at other scary thresholds. `make model`
+# and `make real-check` use it; the product does not ship it.
+lab: deps
+	$(SWIFT) build -c release --product leamoji-lab
 
 # Builds leamoji and analyses a bundled sample video with the shipped model.
 demo: release
@@ -108,7 +114,7 @@ format:
 
 # Regenerates the training data, the default model and the sample videos (a few minutes; the
 # model's training fetches 30 photos once, scripts/fetch-photos.sh).
-model: release test-deps
+model: release lab test-deps
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
 	scripts/regenerate-assets.sh all
 
@@ -220,7 +226,7 @@ bench: release test-deps
 REAL_CHECK_PACKAGES := curl unzip ffmpeg python3 python3-pil
 MODEL ?= Models/leamoji.safetensors
 
-real-check: release
+real-check: release lab
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
 	scripts/check-real-footage.sh "$(MODEL)"
 

@@ -37,6 +37,7 @@ let package = Package(
     .executable(name: "leamoji", targets: ["leamoji"]),
     .executable(name: "leamoji-bench", targets: ["leamoji-bench"]),
     .executable(name: "leamoji-fuzz", targets: ["leamoji-fuzz"]),
+    .executable(name: "leamoji-lab", targets: ["leamoji-lab"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -138,6 +139,19 @@ let package = Package(
         "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The model's workshop apart from the product (issue 38): setting a model file's card
+    // without retraining, re-deriving timelines at other scary thresholds with the product's
+    // own encoder. `leamoji-lab` is the command line over it.
+    .target(
+      name: "LeamojiLab",
+      dependencies: ["LeamojiCore", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline"]),
+    .executableTarget(
+      name: "leamoji-lab",
+      dependencies: [
+        "LeamojiLab", "LeamojiCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     // What every test target shares: the one scratch folder, the one process runner, the tmux
     // driver, the repository's paths and fixtures (sample videos, models, ffmpeg-made videos).
     // Foundation and LeamojiCore (the base every module has) only, so any test target can use it.
@@ -192,6 +206,13 @@ let package = Package(
         "LeamojiReport", "LeamojiAnalysis", "LeamojiVideo", "LeamojiTerminal", "LeamojiTimeline",
         "LeamojiCore", "LeamojiTestSupport",
       ]),
+    .testTarget(
+      name: "LeamojiLabTests",
+      dependencies: [
+        "LeamojiLab", "LeamojiClassifier", "LeamojiNN", "LeamojiTimeline", "LeamojiCore",
+        "LeamojiTestSupport",
+      ],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "LeamojiCLITests", dependencies: ["LeamojiCore", "LeamojiVideo", "LeamojiTestSupport"],
       exclude: ["Fixtures"]),

@@ -43,7 +43,9 @@
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
 # REAL_CHECK_TUNED / REAL_CHECK_TUNED_HIGH / REAL_CHECK_TUNED_LOW / REAL_CHECK_SUMMARY (files to
 # write the tuned thresholds of --sensitivity normal, high and low and a one-line summary of the
-# figures to, for a model card), LEAMOJI_BIN (default: the release build), REAL_FOOTAGE (cache folder, default
+# figures to, for a model card), LEAMOJI_BIN (default: the release build), LEAMOJI_LAB_BIN (the
+# leamoji-lab that re-derives the timelines at other thresholds, default the one beside
+# LEAMOJI_BIN, else the release build's), REAL_FOOTAGE (cache folder, default
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
 # REAL_CHECK_KEEP (a folder to keep the analyses in: check.json, MovieData.json and footage/, to run
@@ -56,6 +58,8 @@ MODEL=${1:-Models/leamoji.safetensors}
 CACHE=${REAL_FOOTAGE:-.build/real-footage}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
+LAB_BIN=${LEAMOJI_LAB_BIN:-$(dirname "$BIN")/leamoji-lab}
+[ -x "$LAB_BIN" ] || LAB_BIN=$(swift build -c release --show-bin-path)/leamoji-lab
 [ -f "$MODEL" ] || { echo "$MODEL: no such model file" >&2; exit 1; }
 command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }
 
@@ -96,7 +100,7 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # The picture alone: the report recomputes these timelines at other thresholds from p(scary)
-# (scene_timeline.py), which knows nothing of sound; the fused figures are check-footage.sh's.
+# (leamoji-lab retime, with the picture alone); the fused figures are check-footage.sh's.
 "$BIN" analyze "$clips"/*.avi "$clips"/*.mp4 --model "$MODEL" --no-poster --frames --signals picture \
   --sensitivity "${REAL_CHECK_SENSITIVITY:-normal}" --output "$WORK/MovieData.json" >/dev/null
 "$BIN" list --data "$WORK/MovieData.json" --json >"$WORK/list.jsonl"
@@ -131,8 +135,9 @@ if [ ${#checks[@]} -gt 0 ]; then
   # The sensitivity analyze ran with and the model's card, so the report can check its
   # recomputed timeline against analyze's at the same threshold.
   "$BIN" model "$MODEL" --json >"$WORK/model.json"
+  [ -x "$LAB_BIN" ] || { echo "no leamoji-lab binary at $LAB_BIN (make lab)" >&2; exit 1; }
   REAL_CHECK_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" REAL_CHECK_MODEL_JSON="$WORK/model.json" \
-    python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
+    LEAMOJI_LAB_BIN="$LAB_BIN" python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
     data/real-frames/manifest.tsv "$WORK/MovieData.json" "${footage_check[@]}"
 fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then

@@ -21,8 +21,10 @@ frame sampled at that second (the `frames` of MovieData.json), frightening secon
 benign ones (ties count half). Standard library only.
 
 The thresholds of --sensitivity normal, high and low are tuned on the timeline too: it is
-recomputed from the per-second probabilities for each threshold (scene_timeline.py), after a
-check that the recomputed timeline at the threshold analyze ran with is the one analyze wrote
+recomputed from the per-second probabilities for each threshold by leamoji's own marker encoder
+and smoother (`leamoji-lab retime`, the binary LEAMOJI_LAB_BIN names, default the release
+build's), after a check that the recomputed timeline at the threshold analyze ran with is the
+one analyze wrote
 (REAL_CHECK_SENSITIVITY, analyze's --sensitivity: normal, high, low or a probability, and
 REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thresholds).
 REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and REAL_CHECK_TUNED_LOW name files to write them to;
@@ -32,11 +34,14 @@ import csv
 import json
 import os
 import random
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import real_manifest  # noqa: E402
-import scene_timeline  # noqa: E402
+
+LAB_BIN = os.environ.get("LEAMOJI_LAB_BIN") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "leamoji-lab")
 
 
 def auc(pos, neg):
@@ -87,6 +92,27 @@ def thresholds(card):
         "normal": tuned,
         "low": card.get("scary_threshold_low", (1 + tuned) / 2 if tuned is not None else 0.7),
     }
+
+
+def retimed(path, thresholds, prefix=""):
+    """{(id, threshold): label of each frame in time order} of every entry of the MovieData.json
+    at `path` with frames, at each of `thresholds` (None: the most probable label), from one run
+    of `leamoji-lab retime`; `prefix` goes before each id, as the caller keys the entries."""
+    if not os.access(LAB_BIN, os.X_OK):
+        sys.exit(f"real-check-report: no leamoji-lab at {LAB_BIN} (make lab, or set LEAMOJI_LAB_BIN)")
+    listed = ",".join("none" if t is None else repr(t) for t in thresholds)
+    run = subprocess.run([LAB_BIN, "retime", path, "--thresholds", listed],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"real-check-report: leamoji-lab retime {path} failed: {run.stderr.strip()}")
+    out, lines = {}, run.stdout.splitlines()
+    for k, line in enumerate(lines):
+        entry = json.loads(line)
+        t = thresholds[k % len(thresholds)]  # one line per threshold, in the order asked
+        if entry["threshold"] != t:
+            sys.exit(f"real-check-report: leamoji-lab retime answered {entry['threshold']} for {t}")
+        out[(prefix + entry["id"], t)] = entry["labels"]
+    return out
 
 
 def label_at(markers, second):
@@ -167,8 +193,8 @@ def main():
 
     # Per second: (item, truth scary?, called scary?, p(scary), tags, source, second)
     seconds, missing = [], []
-    # Per item, for recomputing its timeline at other thresholds: the index of its scary label
-    # (None: none), each sample's probabilities, and the sample index of each scored second.
+    # Per item: the index of its scary label (None: none), each sample's probabilities, and the
+    # sample index of each scored second (in time order, as leamoji-lab retime lists labels).
     samples = {}
     for ident, labels, tags, sources in items:
         m = movies.get(ident)
@@ -190,23 +216,38 @@ def main():
     if missing:
         sys.exit(f"not analysed: {' '.join(missing)}")
 
+    # The threshold analyze ran with (REAL_CHECK_SENSITIVITY and the model's card), and every
+    # timeline the report needs: at that threshold and at 0.01 to 0.99, each item's recomputed by
+    # one run of leamoji-lab retime per MovieData.json.
+    sensitivity = os.environ.get("REAL_CHECK_SENSITIVITY", "normal")
+    model_json = os.environ.get("REAL_CHECK_MODEL_JSON")
+    wanted = [k / 100 for k in range(1, 100)]
+    if model_json:
+        with open(model_json, encoding="utf-8") as f:
+            card = json.load(f).get("card", {})
+        ran = thresholds(card)[sensitivity] if sensitivity in ("normal", "high", "low") else float(sensitivity)
+        wanted = [ran] + [t for t in wanted if t != ran]
+    timelines = retimed(data_path, wanted)
+    for path in footage:
+        timelines.update(retimed(path, wanted, prefix="footage:"))
+    if footage_check:
+        timelines.update(retimed(footage_check, wanted, prefix="clip:"))
+
     def called_at(t):
         """The (item, second) pairs the timeline calls scary when analyze runs with scary
-        threshold t (None: the most probable label alone), recomputed (scene_timeline.py)."""
+        threshold t (None: the most probable label alone), recomputed (leamoji-lab retime)."""
         out = set()
         for ident, (scary, rows, index) in samples.items():
-            shown = scene_timeline.timeline(rows, t, scary)
-            out.update((ident, s) for s, k in index.items() if scary is not None and shown[k] == scary)
+            shown = timelines.get((ident, t))
+            if scary is None or shown is None:
+                continue
+            out.update((ident, s) for s, k in index.items() if shown[k] == "scary")
         return out
 
     # The recomputed timeline must be the one analyze wrote, at the threshold it ran with, before
     # thresholds are tuned on it.
-    sensitivity = os.environ.get("REAL_CHECK_SENSITIVITY", "normal")
-    model_json = os.environ.get("REAL_CHECK_MODEL_JSON")
     if model_json:
-        with open(model_json, encoding="utf-8") as f:
-            card = json.load(f).get("card", {})
-        t = thresholds(card)[sensitivity] if sensitivity in ("normal", "high", "low") else float(sensitivity)
+        t = ran
         ran_with = "the most probable label" if t is None else f"{t:g}"
         calls = called_at(t)
         # MovieData.json rounds probabilities to 4 decimals: an item with a scary probability
@@ -217,9 +258,9 @@ def main():
         if differ:
             sys.exit(f"real-check-report: the timeline recomputed at {ran_with} differs from analyze's "
                      f"at {len(differ)} of {len(seconds)} seconds ({' '.join(differ[:5])}): "
-                     f"scripts/scene_timeline.py no longer mirrors leamoji's smoothing")
+                     f"leamoji-lab retime no longer re-derives analyze's timeline")
         skipped = sum(r[0] in near for r in seconds)
-        print(f"the timeline recomputed at {ran_with} (scripts/scene_timeline.py) matches analyze's at "
+        print(f"the timeline recomputed at {ran_with} (leamoji-lab retime) matches analyze's at "
               f"all {len(seconds) - skipped} seconds compared"
               + (f" ({skipped} of items with a scary probability within rounding of {ran_with} not compared)"
                  if t is not None else ""))
@@ -290,7 +331,7 @@ def main():
         print(f"  {t:<5}  {pct(hit, len(fr)):>14}  {pct(items_hit, frightening_items):>13}"
               f"  {pct(benign, len(be)):>9}  {pct(dark_hit, len(dark)):>13}")
     # The --sensitivity trade-off as the timeline shows it: each second called scary after the
-    # smoothing, analyze's timeline recomputed for a scary threshold of t (scene_timeline.py).
+    # smoothing, analyze's timeline recomputed for a scary threshold of t (leamoji-lab retime).
     def shown(t):
         """The timeline at threshold t: frightening seconds called scary, frightening items with
         one, benign ones, dark benign ones."""
