@@ -60,6 +60,18 @@ public struct CardEdit: Equatable, Sendable {
       card.created = ModelCard.timestamp(date)
     }
     if let evaluation { card.evaluation = evaluation }
+    let thresholdNames = ["scary_threshold", "scary_threshold_high", "scary_threshold_low"]
+    if scaryThreshold != nil || scaryThresholdHigh != nil || scaryThresholdLow != nil,
+      let carried = card.training?.carried, carried.contains(where: thresholdNames.contains)
+    {
+      // Thresholds a taught model carried from its base: `train --init` given any threshold
+      // carries none of the three, so the edit does as it would have done.
+      card.scaryThreshold = nil
+      card.scaryThresholdHigh = nil
+      card.scaryThresholdLow = nil
+      let kept = carried.filter { !thresholdNames.contains($0) }
+      card.training?.carried = kept.isEmpty ? nil : kept
+    }
     if let scaryThreshold { card.scaryThreshold = scaryThreshold }
     if let scaryThresholdHigh { card.scaryThresholdHigh = scaryThresholdHigh }
     if let scaryThresholdLow { card.scaryThresholdLow = scaryThresholdLow }

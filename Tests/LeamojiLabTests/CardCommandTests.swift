@@ -34,6 +34,35 @@ struct CardCommandTests {
     #expect(read.modelVersion == "2.6" && read.trainingData != nil && read.accuracy != nil)
   }
 
+  /// A model taught with `train --init` carries its base's thresholds (`training.carried`);
+  /// given any threshold, `train` carries none of the three, and so does the edit.
+  @Test("a taught model's carried thresholds: setting one = training with it, the same bytes")
+  func carriedThresholds() throws {
+    let work = try ScratchFolder.url("lab-card-carried")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let base = work.appendingPathComponent("base.safetensors")
+    let taught = work.appendingPathComponent("taught.safetensors")
+    let direct = work.appendingPathComponent("direct.safetensors")
+    let carded = work.appendingPathComponent("carded.safetensors")
+    let made = try Lab.train(
+      to: base,
+      card: ["--scary-threshold", "0.4", "--scary-threshold-high", "0.3", "--scary-threshold-low", "0.6"])
+    try #require(made.status == 0, "\(made.stderr)")
+    let carry = try Lab.train(to: taught, card: ["--init", base.path])
+    try #require(carry.status == 0, "\(carry.stderr)")
+    let carried = try Classifier(contentsOf: taught.path).card
+    try #require(carried.training?.carried?.contains("scary_threshold_low") == true)
+    let given = try Lab.train(to: direct, card: ["--init", base.path, "--scary-threshold", "0.35"])
+    try #require(given.status == 0, "\(given.stderr)")
+    let edited = try Lab.run(
+      ["card", taught.path, "--output", carded.path, "--scary-threshold", "0.35"])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(try Data(contentsOf: carded) == Data(contentsOf: direct))
+    let read = try Classifier(contentsOf: carded.path).card
+    #expect(read.scaryThreshold == 0.35 && read.scaryThresholdHigh == nil)
+    #expect(read.training?.carried == nil)
+  }
+
   @Test(
     "only the card changes: tensors and other entries are the file's own; no options: no change")
   func tensorsUntouched() throws {
