@@ -46,7 +46,9 @@ struct CardCommandTests {
     let carded = work.appendingPathComponent("carded.safetensors")
     let made = try Lab.train(
       to: base,
-      card: ["--scary-threshold", "0.4", "--scary-threshold-high", "0.3", "--scary-threshold-low", "0.6"])
+      card: [
+        "--scary-threshold", "0.4", "--scary-threshold-high", "0.3", "--scary-threshold-low", "0.6",
+      ])
     try #require(made.status == 0, "\(made.stderr)")
     let carry = try Lab.train(to: taught, card: ["--init", base.path])
     try #require(carry.status == 0, "\(carry.stderr)")
