@@ -13,7 +13,7 @@ the MovieData.json of the moving footage check set (the `check` clips of data/fo
 data/footage-rendered, analysed with --signals picture --frames, each entry's id its clip's id):
 those clips join the check set with their per-second truth (labels/<id>.tsv), tag footage and
 source "footage: <package>", are reported as a group of their own, and the thresholds are tuned on
-stills and footage together.
+stills and footage together (the benign share holding for each group).
 
 A second is "called scary" when the timeline (its markers, after leamoji's smoothing: what a
 parent sees) says scary at that second. The ROC area uses the model's scary probability of the
@@ -294,14 +294,23 @@ def main():
           f"(items resampled, {BOOTSTRAP_ROUNDS} times)")
     summary_path = os.environ.get("REAL_CHECK_SUMMARY")
     if summary_path:
-        f = figures(seconds)
-        dark_be = figures([r for r in seconds if not r[1] and "dark-benign" in r[4]])["be"]
+        stills = [r for r in seconds if "footage" not in r[4]]
+        f = figures(stills)
+        dark_be = figures([r for r in stills if not r[1] and "dark-benign" in r[4]])["be"]
         share = lambda a, b: f"{100 * a / b:.1f} %" if b else "n/a"
         text = (f"real check set (data/real-frames check split and PyPI footage, never trained on; "
-                f"{len(items)} items, {len(seconds)} s): frightening seconds called scary "
+                f"{len({r[0] for r in stills})} items, {len(stills)} s): frightening seconds called scary "
                 f"{share(*f['fr'])}, frightening items warned {share(*f['items'])}, benign "
                 f"seconds called scary {share(*f['be'])} (dark and night {share(*dark_be)}), "
                 f"ROC area {f['auc']:.3f}")
+        moving = [r for r in seconds if "footage" in r[4]]
+        if moving:
+            g = figures(moving)
+            text += (f"; moving footage check set (the check clips of data/footage and "
+                     f"data/footage-rendered, picture alone; {len({r[0] for r in moving})} clips, "
+                     f"{len(moving)} s): frightening seconds called scary {share(*g['fr'])}, "
+                     f"frightening items warned {share(*g['items'])}, benign seconds called scary "
+                     f"{share(*g['be'])}, ROC area {g['auc']:.3f}")
         with open(summary_path, "w", encoding="utf-8") as out:
             out.write(text + "\n")
     if footage_check:
@@ -353,9 +362,27 @@ def main():
     # the higher threshold). normal: 5 % and 10 %; high (more warnings): 15 % and 15 %; low
     # (fewer): 1.5 % and 1.5 %. (Up to model 2.2 they were tuned per second before the
     # smoothing, in steps of 0.05.)
+    # With the moving footage in the check set, the benign share holds for each group on its
+    # own (the stills with the PyPI clips, and the footage), so that neither kind of picture
+    # pays for the other's warnings.
+    footage_be = [r for r in be if "footage" in r[4]]
+    still_be = [r for r in be if "footage" not in r[4]]
+
+    def benign_by_group(k):
+        calls = called_at(k / 100)
+        return (sum((r[0], r[6]) in calls for r in still_be), sum((r[0], r[6]) in calls for r in footage_be))
+
+    groups = {k: benign_by_group(k) for k in timeline} if footage_check else {}
+
+    def within(k, benign_share):
+        if not footage_check:
+            return timeline[k][2] <= benign_share * len(be)
+        still_hit, footage_hit = groups[k]
+        return still_hit <= benign_share * len(still_be) and footage_hit <= benign_share * len(footage_be)
+
     def tune(benign_share, dark_share):
         allowed = [(timeline[k][0], -timeline[k][2], k) for k in timeline
-                   if timeline[k][2] <= benign_share * len(be) and timeline[k][3] <= dark_share * len(dark)]
+                   if within(k, benign_share) and timeline[k][3] <= dark_share * len(dark)]
         if not allowed:
             return None
         k = max(allowed)[2]
@@ -370,7 +397,8 @@ def main():
             continue
         t, (caught, items_hit, benign, dark_hit) = best
         print(f"{name} {t:.2f}: the most frightening seconds with <= {100 * benign_share:g} % of "
-              f"benign and <= {100 * dark_share:g} % of dark benign seconds")
+              f"benign{' (stills and footage each)' if footage_check else ''} and "
+              f"<= {100 * dark_share:g} % of dark benign seconds")
         print(f"  there (the timeline, after smoothing): frightening s {pct(caught, len(fr))}, items warned "
               f"{pct(items_hit, frightening_items)}, benign s {pct(benign, len(be))}, dark benign s "
               f"{pct(dark_hit, len(dark))}")

@@ -12,7 +12,7 @@
 # cached under .build), and the ffmpeg CLI, used here only to encode the rendered frames as
 # H.264 and the check clips (leamoji itself never runs ffmpeg).
 #
-# The model (2.5) is two heads on EfficientNet-Lite2 (192 px) and a gate that picks one per
+# The model (2.6) is two heads on EfficientNet-Lite2 (192 px) and a gate that picks one per
 # picture (train --experts): a linear head for real footage, trained on the real labelled frames
 # of data/real-frames/manifest.tsv weighted by source (scripts/source-weights.py), and one for
 # leamoji's generated scenes (450 varied and 150 classic per mood, the classic ones being the
@@ -27,7 +27,7 @@
 # 1.2: generated scenes only) were made by this script's earlier versions, in git history.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: two heads on the EfficientNet-Lite2 ImageNet backbone at 192 px (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh) and a gate that picks one per picture: a linear head for real footage, trained on real labelled pictures from Debian packages (game and film art, portraits, unit sprites, 3D renders, level shots, photos, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, Freedink, OpenArena, Nexuiz, Cube 2, Widelands, Blob Wars, Alien Blaster, Holotz's Castle, Teeworlds, Palapeli and jigzo, GNOME and KDE wallpapers; GPL-2+, GPL-2, GPL-3+, CC-BY-SA-3.0, CC-BY-3.0, GFDL-1.3, Zlib; each file in data/real-frames/manifest.tsv; each package's pictures of a label weighted by the square root of their number), and one for leamoji's generated scenes (varied and classic). Its scary thresholds are tuned on the timeline a parent sees (after smoothing) of a real check set from other packages (Freedoom, Flare, Endless Sky, Openclipart, Blocks of the Undead, Ardentryst) and PyPI footage. It still misses about a fifth of the real frightening seconds of its check set, and more on art unlike its training data; see evaluation and docs/model.md."
+MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: two heads on the EfficientNet-Lite2 ImageNet backbone at 192 px (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh) and a gate that picks one per picture: a linear head for real footage, trained on real labelled pictures from Debian packages (game and film art, portraits, unit sprites, 3D renders, level shots, photos, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, Freedink, OpenArena, Nexuiz, Cube 2, Widelands, Blob Wars, Alien Blaster, Holotz's Castle, Teeworlds, Palapeli and jigzo, GNOME and KDE wallpapers; GPL-2+, GPL-2, GPL-3+, CC-BY-SA-3.0, CC-BY-3.0, GFDL-1.3, Zlib; each file in data/real-frames/manifest.tsv; each package's pictures of a label weighted by the square root of their number), and one for leamoji's generated scenes (varied and classic). Its labels follow docs/labelling.md (monsters and gore, and violence and peril: shooting, fights, attacks). Its scary thresholds are tuned on the timeline a parent sees (after smoothing) of a real check set from other packages (Freedoom, Flare, Endless Sky, Openclipart, Blocks of the Undead, Ardentryst), PyPI footage and moving footage (Freedoom's demos, FreeCol's and other intro films), at most a share of benign seconds called scary in the stills and in the footage each. It still misses about a fifth of the real frightening seconds of its stills and most of those of moving footage; see evaluation and docs/model.md."
 what="${1:-all}"
 
 make --no-print-directory release lab >/dev/null
@@ -36,7 +36,7 @@ lab="$(swift build -c release --show-bin-path)/leamoji-lab"
 command -v ffmpeg >/dev/null || { echo "regenerate-assets: the ffmpeg CLI is needed to encode the sample videos (apt-get install ffmpeg)" >&2; exit 1; }
 
 if [ "$what" = all ] || [ "$what" = model ]; then
-  # The default model (2.5): two heads on EfficientNet-Lite2 at 192 px and a gate
+  # The default model (2.6): two heads on EfficientNet-Lite2 at 192 px and a gate
   # (scripts/train-default-model.sh), trained on the real labelled frames (make real-frames) and
   # generated 224 px scenes, its scary threshold tuned on the real check set, which it never
   # trains on (and those of --sensitivity high and low). It is trained once: the check tunes the
@@ -47,7 +47,7 @@ if [ "$what" = all ] || [ "$what" = model ]; then
   make --no-print-directory real-frames
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  card=(--author "the leamoji project" --version 2.5 --created "${MODEL_CREATED:-2026-11-27}"
+  card=(--author "the leamoji project" --version 2.6 --created "${MODEL_CREATED:-2026-11-28}"
     --license Apache-2.0 --description "$MODEL_DESCRIPTION")
   # (The fresh sources are left to `make real-check` on the model written: this one's card has no
   # thresholds yet, and nothing is picked on them.)
