@@ -42,7 +42,7 @@ struct HeadsUpCommandTests {
     #expect(headsUp["level"] as? Int == 0)
     let model = try #require(headsUp["model"] as? [String: Any])
     #expect(model["state"] as? String == "older" && model["version"] as? String == "2.1")
-    #expect(model["currentVersion"] as? String == "2.5")
+    #expect(model["currentVersion"] as? String == "2.6")
   }
 
   @Test("timeline prints the heads-up after the strip; --json adds headsUp and keeps every key")
@@ -64,7 +64,7 @@ struct HeadsUpCommandTests {
       older.stdout.hasSuffix(
         "Heads-up: level 0 of 5 — no scary scene found by the model (this is not a promise that "
           + "the film is safe)\n  analysed with an older model (2.1); run `leamoji analyze` again "
-          + "for the current one (2.5)\n"))
+          + "for the current one (2.6)\n"))
 
     let json = try CLI.leamoji(["timeline", "meadow-storm", "--json"], in: work)
     let object = try #require(

@@ -88,14 +88,14 @@ struct RetimeCommandTests {
   }
 
   /// The contract itself: what analyze writes at one threshold, re-derived from what it wrote at
-  /// another. Night Walk's scary scene has p(scary) 0.41 to 0.50, so 0.3 and 0.47 differ.
-  @Test("analyze at 0.3 and at 0.47, both re-derived from the first's frames")
+  /// another. Night Walk's scary scene has p(scary) 0.45 to 0.54 (model 2.6), so 0.3 and 0.515 differ.
+  @Test("analyze at 0.3 and at 0.515, both re-derived from the first's frames")
   func analyzeTimelines() throws {
     let work = try ScratchFolder.url("lab-retime-analyze")
     defer { try? FileManager.default.removeItem(at: work) }
     var written: [Double: [String]] = [:]
     var firstFile: URL?
-    for threshold in [0.3, 0.47] {
+    for threshold in [0.3, 0.515] {
       let file = work.appendingPathComponent("\(threshold).json")
       let run = try Lab.leamoji([
         "analyze", Repository.sampleVideo("night-walk"), "--frames", "--signals", "picture",
@@ -107,18 +107,18 @@ struct RetimeCommandTests {
       // A probability within the file's rounding of a threshold could go either way.
       for frame in frames {
         let p = frame.probabilities["scary"] ?? 0
-        try #require(abs(p - 0.3) > 0.00005 && abs(p - 0.47) > 0.00005)
+        try #require(abs(p - 0.3) > 0.00005 && abs(p - 0.515) > 0.00005)
       }
       written[threshold] = frames.sorted { $0.second < $1.second }.map(\.label)
       if firstFile == nil { firstFile = file }
     }
-    #expect(written[0.3] != written[0.47])
-    let run = try Lab.run(["retime", try #require(firstFile).path, "--thresholds", "0.3,0.47"])
+    #expect(written[0.3] != written[0.515])
+    let run = try Lab.run(["retime", try #require(firstFile).path, "--thresholds", "0.3,0.515"])
     try #require(run.status == 0, "\(run.stderr)")
     let lines = try Self.lines(run.stdout)
-    #expect(lines.map(\.threshold) == [0.3, 0.47])
+    #expect(lines.map(\.threshold) == [0.3, 0.515])
     #expect(lines.first?.labels == written[0.3])
-    #expect(lines.last?.labels == written[0.47])
+    #expect(lines.last?.labels == written[0.515])
   }
 
   @Test("a recorded probability reaches a threshold it equals: 0.38 is scary at 0.38")

@@ -114,6 +114,7 @@ public enum ShippedModels {
     ("9e904e451832582f2470536980c68f89d2d39000104927242297c422b3db24c9", "2.3"),
     ("05d7da01b302e3fef875505eb042a52f382bdee028e87f2358a9058e180b4795", "2.4"),
     ("6a4db65519bbd5bbce9aed37fd57dfd06dbb1545c17e29730e45314294a5ead9", "2.5"),
+    ("80c2b59cd55d984d88a226830ec32bb2ca84a2f922dfced91368650c31c6125f", "2.6"),
   ]
 
   /// The position of the shipped model with this hash in `all`; nil when it is not one.
