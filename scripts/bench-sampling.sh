@@ -21,7 +21,9 @@
 #
 # Environment: LEAMOJI_BIN (default: the release build), BENCH_ROUNDS (default 3),
 # BENCH_CLIPS (default .build/bench-clips), BENCH_ONLY (a clip name, to run just one),
-# BENCH_BACKBONE (default Models/efficientnet-lite0.safetensors; "" skips that row).
+# BENCH_BACKBONE (default Models/efficientnet-lite0.safetensors; "" skips that row),
+# BENCH_OLD (another leamoji binary, e.g. a copy of the build before a change: its plain
+# `analyze` is measured in the same rounds, right after this one's, as "analyze, BENCH_OLD").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,7 +31,9 @@ ROUNDS=${BENCH_ROUNDS:-3}
 CLIPS=${BENCH_CLIPS:-.build/bench-clips}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 BACKBONE=${BENCH_BACKBONE-Models/efficientnet-lite0.safetensors}
+OLD=${BENCH_OLD:-}
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
+[ -z "$OLD" ] || [ -x "$OLD" ] || { echo "BENCH_OLD: no leamoji binary at $OLD" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "the ffmpeg CLI is needed (make test-deps)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed: apt-get install time" >&2; exit 1; }
 
@@ -113,6 +117,10 @@ for entry in "${CLIP_LIST[@]}"; do
       measure "r-leamoji-$interval" "$BIN" analyze "$clip" --interval "$interval" \
         --output "$WORK/out/MovieData.json"
     done
+    if [ -n "$OLD" ]; then
+      rm -rf "$WORK/out"
+      measure r-old "$OLD" analyze "$clip" --output "$WORK/out/MovieData.json"
+    fi
     if [[ $name == *-aac ]]; then
       rm -rf "$WORK/out"
       measure r-picture "$BIN" analyze "$clip" --signals picture --output "$WORK/out/MovieData.json"
@@ -130,7 +138,9 @@ for entry in "${CLIP_LIST[@]}"; do
     measure r-noref ffmpeg -v error -skip_frame noref -i "$clip" -f null -
   done
   base=$(median r-extract 1)
-  rows=("leamoji-1|leamoji analyze" "leamoji-10|leamoji analyze --interval 10")
+  rows=("leamoji-1|leamoji analyze")
+  [ -n "$OLD" ] && rows+=("old|leamoji analyze, BENCH_OLD")
+  rows+=("leamoji-10|leamoji analyze --interval 10")
   [[ $name == *-aac ]] && rows+=("picture|leamoji analyze --signals picture")
   [ -n "$BACKBONE" ] && rows+=("backbone|leamoji analyze, backbone")
   rows+=("small|  same at 160x120" "extract|ffmpeg fps=1,scale=64:64" "full|ffmpeg full decode")

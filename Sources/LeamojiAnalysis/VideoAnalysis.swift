@@ -7,8 +7,10 @@ import LeamojiTimeline
 import LeamojiVideo
 
 /// One video's pass: sample every `interval` seconds at the model's input size, classify the
-/// samples in batches, and keep the best poster candidate. Streams the video: memory holds one
-/// batch of samples, never the whole film.
+/// samples in batches, and keep the best poster candidate. The video is decoded on a thread of
+/// its own a few samples ahead of the network (`samplesAhead`), so that decoding and
+/// classifying overlap. Streams the video: memory holds one batch of samples and the few
+/// decoded ahead, never the whole film.
 public struct VideoAnalysis: Sendable {
   /// Width of poster images in pixels (height follows the display aspect ratio).
   public static let posterWidth = 342
@@ -54,16 +56,20 @@ public struct VideoAnalysis: Sendable {
     /// Threads one batch is classified on.
     public let threads: Int
 
-    /// The batching for `classifier` when `threads` are free for one video. Batches come while
-    /// the decoder's frame threads keep every core busy: a small network's batch of 32 samples
-    /// takes a few milliseconds on the calling thread (a second thread would cost a network
-    /// workspace, a worker thread and its allocation arena, about 4 MB of peak memory, for no
-    /// time saved). A network that splits one image over threads (a pretrained backbone, 20
-    /// times the work per image) takes one sample at a time on all `threads`: as fast per
-    /// image, and a batch of 32 would hold about 34 MB more of activations.
+    /// The batching for `classifier` when `threads` are free for one video. The samples are
+    /// classified on the calling thread while the video is decoded on a thread of its own
+    /// (`run`), and the decoder's frame threads take one thread per core. A small network's
+    /// batch of 32 samples takes a few milliseconds on one thread (a second would cost a
+    /// network workspace, a worker thread and its allocation arena, about 4 MB of peak memory,
+    /// for no time saved). A network that splits one image over threads (a pretrained
+    /// backbone, 20 times the work per image) takes one sample at a time on half of `threads`
+    /// (at least one), leaving the other half to the decoder: split over threads that the
+    /// decoder keeps busy too, its lanes waited for each other at every step (on 2 cores, with
+    /// both lanes, a fifth of `analyze`'s CPU time went to yielding at the lanes' barrier), and a
+    /// batch of 32 would hold about 34 MB more of activations.
     public init(classifier: Classifier, threads: Int) {
       if classifier.splitsOneImage {
-        self.init(size: 1, threads: max(1, threads))
+        self.init(size: 1, threads: max(1, threads / 2))
       } else {
         self.init(size: 32, threads: 1)
       }
@@ -158,19 +164,29 @@ public struct VideoAnalysis: Sendable {
       progress(scores.count, expected)
     }
 
+    // The pictures are decoded (and their pace measured) on a thread of their own, a few
+    // samples ahead of the network on this one, so that neither waits for the other.
+    let decoding = Decoding(sampler: sampler, hearing: hearing, ahead: Self.samplesAhead)
+    let thread = JoinableThread.start { decoding.run() }
+    defer {
+      decoding.handoff.cancel()
+      thread?.join()
+    }
     while true {
       let sample: SampledFrame?
       do {
-        sample = try sampler.next()
-      } catch {
+        sample = try thread == nil ? decoding.sampleHere() : decoding.handoff.take()
+      } catch let error as MediaError {
         throw LeamojiError(error)
+      } catch {
+        throw LeamojiError.unexpected("\(path): \(error)")
       }
       guard let sample else { break }
-      hearing?.measure(sample)
       pending.append(sample)
       if pending.count == batching.size { try classifyPending() }
     }
     try classifyPending()
+    thread?.join()
     var soundProblem: String? = nil
     if let hearing, let listening {
       if let sound = hearing.sound(count: scores.count) {
@@ -188,7 +204,46 @@ public struct VideoAnalysis: Sendable {
       timelineBound: sampler.timelineBound, classifiedSamples: classified)
   }
 
-  /// The sound and pace of the samples. The pace is measured as the samples come; the sound
+  /// Samples decoded ahead of the network at most: each holds its model-size image and its
+  /// preview (about 0.3 MB with a poster). Two let the decoder go on while the network works
+  /// on one; one and four measured the same within the noise on 2 cores.
+  static let samplesAhead = 2
+
+  /// The decoding side: samples the video and measures each sample's pace, handing the
+  /// samples over in order.
+  private final class Decoding: @unchecked Sendable {
+    let sampler: FrameSampler
+    let hearing: Hearing?
+    let handoff: Handoff<SampledFrame>
+
+    init(sampler: FrameSampler, hearing: Hearing?, ahead: Int) {
+      self.sampler = sampler
+      self.hearing = hearing
+      handoff = Handoff(capacity: max(1, ahead))
+    }
+
+    /// The next sample on the caller's thread (when no thread of its own could be made).
+    func sampleHere() throws(MediaError) -> SampledFrame? {
+      guard let sample = try sampler.next() else { return nil }
+      hearing?.measure(sample)
+      return sample
+    }
+
+    /// Samples until the video ends, fails, or the consumer cancels.
+    func run() {
+      do {
+        while !handoff.isCancelled, let sample = try sampleHere() {
+          guard handoff.put(sample) else { return }
+        }
+        handoff.finish()
+      } catch {
+        handoff.finish(throwing: error)
+      }
+    }
+  }
+
+  /// The sound and pace of the samples. The pace is measured as the samples are decoded (on
+  /// the decoding thread; read after it has ended); the sound
   /// on a thread of its own from the start, so that decoding it overlaps decoding the pictures
   /// (it needs nothing of them but the interval): up to the sample count the video's stated
   /// length gives, or until the audio ends, whichever is first. `sound(count:)` waits for it and

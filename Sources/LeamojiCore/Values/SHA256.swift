@@ -28,55 +28,75 @@ public enum SHA256 {
     }.joined()
   }
 
-  /// The 32-byte digest of `bytes`.
+  /// The 32-byte digest of `bytes`. The message is read in place (a model file is about
+  /// 20 MB: copying it to append the padding doubled the memory `analyze` holds while it
+  /// loads its model); only the last one or two blocks, with the padding, are copied.
   public static func digest(_ bytes: [UInt8]) -> [UInt8] {
-    var h: [UInt32] = [
+    var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
-      0x5be0_cd19,
-    ]
-    var message = bytes
+      0x5be0_cd19
+    )
+    let whole = bytes.count / 64 * 64
+    // The rest of the message, then 0x80, zeros and the length in bits: 1 or 2 blocks.
+    var tail = Array(bytes[whole...])
+    tail.append(0x80)
+    while tail.count % 64 != 56 { tail.append(0) }
     let bitLength = UInt64(bytes.count) * 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
     for shift in stride(from: 56, through: 0, by: -8) {
-      message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
     }
-
-    var w = [UInt32](repeating: 0, count: 64)
-    for chunk in stride(from: 0, to: message.count, by: 64) {
-      for i in 0..<16 {
-        let j = chunk + i * 4
-        w[i] =
-          UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-          | UInt32(message[j + 3])
+    k.withUnsafeBufferPointer { k in
+      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+        bytes.withUnsafeBufferPointer { message in
+          var chunk = 0
+          while chunk < whole {
+            compress(message.baseAddress! + chunk, state: &h, k: k.baseAddress!, w: w.baseAddress!)
+            chunk += 64
+          }
+        }
+        tail.withUnsafeBufferPointer { message in
+          var chunk = 0
+          while chunk < message.count {
+            compress(message.baseAddress! + chunk, state: &h, k: k.baseAddress!, w: w.baseAddress!)
+            chunk += 64
+          }
+        }
       }
-      for i in 16..<64 {
-        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-      }
-      var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-      for i in 0..<64 {
-        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-        let choice = (e & f) ^ (~e & g)
-        let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        let t2 = s0 &+ majority
-        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-      }
-      h[0] &+= a
-      h[1] &+= b
-      h[2] &+= c
-      h[3] &+= d
-      h[4] &+= e
-      h[5] &+= f
-      h[6] &+= g
-      h[7] &+= hh
     }
-    return h.flatMap { word in
+    return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].flatMap { word in
       (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) }
     }
+  }
+
+  /// One 64-byte block into the state `h`; `w` is room for the 64-word schedule.
+  @inline(__always)
+  private static func compress(
+    _ block: UnsafePointer<UInt8>,
+    state h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+    k: UnsafePointer<UInt32>, w: UnsafeMutablePointer<UInt32>
+  ) {
+    for i in 0..<16 {
+      let j = i * 4
+      w[i] =
+        UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8
+        | UInt32(block[j + 3])
+    }
+    for i in 16..<64 {
+      let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+      let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, hh) = h
+    for i in 0..<64 {
+      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+      let choice = (e & f) ^ (~e & g)
+      let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+      let majority = (a & b) ^ (a & c) ^ (b & c)
+      let t2 = s0 &+ majority
+      (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+    }
+    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
   }
 
   private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
