@@ -109,20 +109,7 @@ public final class JoinableThread: @unchecked Sendable {
 
   /// Starts `body` on a new thread; nil when no thread could be made (nothing runs then).
   public static func start(_ body: @escaping @Sendable () -> Void) -> JoinableThread? {
-    let box = Unmanaged.passRetained(Box(body: body)).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(
-      &thread, nil,
-      { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-      }, box)
-    guard status == 0 else {
-      Unmanaged<Box>.fromOpaque(box).release()
-      return nil
-    }
-    return JoinableThread(thread: thread)
+    DetachedThread.spawn(body).map(JoinableThread.init(thread:))
   }
 
   /// Waits until the body has returned (once; later calls return at once). Not to be called
@@ -135,10 +122,5 @@ public final class JoinableThread: @unchecked Sendable {
 
   deinit {
     join()
-  }
-
-  private final class Box {
-    let body: @Sendable () -> Void
-    init(body: @escaping @Sendable () -> Void) { self.body = body }
   }
 }

@@ -36,6 +36,14 @@ public enum DetachedThread {
   /// - Returns: false when no thread could be created.
   @discardableResult
   public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let thread = spawn(body) else { return false }
+    pthread_detach(thread)
+    return true
+  }
+
+  /// Starts `body` on a new joinable thread (the caller detaches or joins it); nil when no
+  /// thread could be created, and `body` is then released unrun.
+  static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     let box = Unmanaged.passRetained(Box(body: body)).toOpaque()
     var thread = pthread_t()
     let started = pthread_create(
@@ -47,10 +55,9 @@ public enum DetachedThread {
       }, box)
     guard started == 0 else {
       Unmanaged<Box>.fromOpaque(box).release()
-      return false
+      return nil
     }
-    pthread_detach(thread)
-    return true
+    return thread
   }
 
   private final class Box {
