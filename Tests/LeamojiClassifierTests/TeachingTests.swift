@@ -173,7 +173,7 @@ struct TeachingTests {
     let before = try TeachingCheck.probabilities(of: base, on: happy, threads: threads)
     let after = try TeachingCheck.probabilities(of: taught, on: happy, threads: threads)
     #expect(before.allSatisfy { $0[0] > 0.8 })
-    #expect(after.allSatisfy { TeachingCheck.decide($0, threshold: nil, scary: 2) == 0 })
+    #expect(after.allSatisfy { LabelRule.decide($0, threshold: nil, scary: 2) == 0 })
     // And it did learn the film: its neutral seconds are less scary than the base said, by
     // about what the default hold allows (a logit moves by about 1/λ at most).
     let gap = { (model: Classifier) throws -> Float in

@@ -37,7 +37,7 @@ public struct TeachingCheck: Equatable, Sendable {
     var benign = 0
     var called = 0
     for (row, label) in zip(rows, truth) {
-      let decided = decide(row, threshold: threshold, scary: scary)
+      let decided = LabelRule.decide(row, threshold: threshold, scary: scary)
       matrix.add(truth: label, prediction: decided)
       if label != scary {
         benign += 1
@@ -46,20 +46,6 @@ public struct TeachingCheck: Equatable, Sendable {
     }
     return Figures(
       threshold: threshold, matrix: matrix, benign: benign, benignCalledScary: called)
-  }
-
-  /// A row's label as `analyze` decides it: scary from `threshold`, else the most probable
-  /// other label; the most probable label without a threshold (ties: the first).
-  static func decide(_ row: [Float], threshold: Double?, scary: Int?) -> Int {
-    if let threshold, let scary {
-      if Double(row[scary]) >= threshold { return scary }
-      var best = scary == 0 ? 1 : 0
-      for i in row.indices where i != scary && row[i] > row[best] { best = i }
-      return best
-    }
-    var best = 0
-    for i in row.indices where row[i] > row[best] { best = i }
-    return best
   }
 
   /// The probabilities `model` (a backbone ending in global average pooling, then its head:

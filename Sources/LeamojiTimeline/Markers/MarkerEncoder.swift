@@ -81,7 +81,7 @@ public struct MarkerEncoder: Sendable {
       guard let scary, withSignals else { return picture }
       if !fired[i].isEmpty { return scary }
       // The picture alone would say scary, but it may not fire (`--signals` without picture).
-      return picture == scary ? Self.mostProbable(rows[i], except: scary) : picture
+      return picture == scary ? LabelRule.mostProbable(rows[i], except: scary) : picture
     }
     let minimumSamples = max(1, Int((minimumSceneLength / interval - 1e-9).rounded(.up)))
     let smoothed = SceneSmoother(minimumSamples: minimumSamples).smooth(
@@ -161,26 +161,11 @@ public struct MarkerEncoder: Sendable {
   }
 
   /// The label of one sample before smoothing (step 1), as an index into `labels`: decided
-  /// here, once, and carried as a `Label` from then on.
+  /// here, once (`LabelRule`), and carried as a `Label` from then on.
   func label(of row: [Double]) -> Int {
-    guard let threshold = scaryThreshold,
-      let scary = labels.firstIndex(where: { $0.name == Label.scary.name })
-    else { return Self.argmax(row) }
-    return row[scary] >= threshold ? scary : Self.mostProbable(row, except: scary)
-  }
-
-  /// The most probable label other than `excluded` (ties: the first).
-  static func mostProbable(_ row: [Double], except excluded: Int) -> Int {
-    var others = row
-    others[excluded] = -1
-    return argmax(others)
-  }
-
-  /// Index of the largest value; ties go to the first.
-  static func argmax(_ row: [Double]) -> Int {
-    var best = 0
-    for i in row.indices where row[i] > row[best] { best = i }
-    return best
+    LabelRule.decide(
+      row, threshold: scaryThreshold,
+      scary: labels.firstIndex(where: { $0.name == Label.scary.name }))
   }
 }
 
