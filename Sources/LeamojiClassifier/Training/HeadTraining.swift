@@ -177,34 +177,50 @@ public enum HeadTraining {
   ) throws(ClassifierError) -> ConfusionMatrix {
     let shape = try tailNetwork(
       cut: cut, hidden: hidden, classes: model.labelNames.count, seed: 0)
-    let names = Set(shape.specs.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
-    let trained: Network
+    let trained = try part(of: model, specs: shape.specs, inputShape: shape.inputShape)
+    var matrix = ConfusionMatrix(labels: model.labelNames)
+    for (i, row) in try logitRows(of: trained, on: set, shape: cut.inputShape, threads: threads)
+      .enumerated()
+    {
+      let best = row.indices.max { row[$0] < row[$1] || (row[$0] == row[$1] && $0 > $1) }!
+      matrix.add(truth: set.labels[i], prediction: best)
+    }
+    return matrix
+  }
+
+  /// The part of `model` made of the layers `specs`, with `model`'s own weights for them.
+  static func part(of model: Classifier, specs: [LayerSpec], inputShape: [Int])
+    throws(ClassifierError) -> Network
+  {
+    let names = Set(specs.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
     do {
-      trained = try Network(
-        specs: shape.specs, inputShape: shape.inputShape,
+      return try Network(
+        specs: specs, inputShape: inputShape,
         parameters: model.network.namedTensors.filter { names.contains($0.key) })
     } catch {
       throw .network(error)
     }
-    var matrix = ConfusionMatrix(labels: model.labelNames)
+  }
+
+  /// `network`'s logits for every row of `set`'s (unflipped) features, each row a
+  /// `shape`-shaped sample, in batches of `Classifier.batchSize`.
+  static func logitRows(of network: Network, on set: FeatureSet, shape: [Int], threads: Int)
+    throws(ClassifierError) -> [[Float]]
+  {
+    var rows: [[Float]] = []
     var start = 0
     while start < set.count {
       let end = min(set.count, start + Classifier.batchSize)
       let logits: Tensor
       do {
-        logits = try trained.logits(
-          batch(set, start..<end, shape: cut.inputShape), threads: threads)
+        logits = try network.logits(batch(set, start..<end, shape: shape), threads: threads)
       } catch {
         throw .network(error)
       }
-      for i in 0..<(end - start) {
-        let row = logits.slice(i).data
-        let best = row.indices.max { row[$0] < row[$1] || (row[$0] == row[$1] && $0 > $1) }!
-        matrix.add(truth: set.labels[start + i], prediction: best)
-      }
+      for i in 0..<(end - start) { rows.append(logits.slice(i).data) }
       start = end
     }
-    return matrix
+    return rows
   }
 
   /// Rows `range` of `set`'s (unflipped) features as a batch of `shape`-shaped samples.

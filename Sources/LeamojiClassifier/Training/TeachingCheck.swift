@@ -59,33 +59,10 @@ public struct TeachingCheck: Equatable, Sendable {
     guard let pool = specs.lastIndex(of: .globalAvgPool) else {
       throw .badLabels(reason: "the model has no pooled features to score a head on")
     }
-    let head = Array(specs[(pool + 1)...])
-    let names = Set(head.flatMap { ($0.parameterShapes + $0.bufferShapes).map(\.name) })
-    let network: Network
-    do {
-      network = try Network(
-        specs: head, inputShape: [set.width],
-        parameters: model.network.namedTensors.filter { names.contains($0.key) })
-    } catch {
-      throw .network(error)
-    }
-    var rows: [[Float]] = []
-    var start = 0
-    while start < set.count {
-      let end = min(set.count, start + Classifier.batchSize)
-      let logits: Tensor
-      do {
-        logits = try network.logits(
-          HeadTraining.batch(set, start..<end, shape: [set.width]), threads: threads)
-      } catch {
-        throw .network(error)
-      }
-      for i in 0..<(end - start) {
-        rows.append(SoftmaxCrossEntropy.softmax(logits.slice(i)).data)
-      }
-      start = end
-    }
-    return rows
+    let head = try HeadTraining.part(
+      of: model, specs: Array(specs[(pool + 1)...]), inputShape: [set.width])
+    return try HeadTraining.logitRows(of: head, on: set, shape: [set.width], threads: threads)
+      .map { SoftmaxCrossEntropy.softmax(Tensor(shape: [$0.count], data: $0)).data }
   }
 
   /// Scores `before` and `after` (same labels, same backbone) on `set`, each at its card's
