@@ -19,22 +19,14 @@ that scripts/source-weights.py weights the frames by their package and label lik
 Check-split clips are never linked: they are the footage check set. Standard library only; the
 same inputs give the same folder.
 """
-import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import footage_labels  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 LABELS = {"happy": "Happy", "neutral": "Neutral", "scary": "Scary"}
-
-
-def footage_rows(folder):
-    with open(os.path.join(folder, "manifest.tsv"), newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-def truth(folder, ident):
-    with open(os.path.join(folder, "labels", ident + ".tsv"), newline="", encoding="utf-8") as f:
-        return {int(r["second"]): r["label"] for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)}
 
 
 def main(argv):
@@ -58,21 +50,22 @@ def main(argv):
     for label in LABELS.values():
         os.makedirs(os.path.join(out, label), exist_ok=True)
     for folder in folders:
-        for clip in footage_rows(folder):
+        for clip in footage_labels.clips(folder):
             if clip["split"] != "train":
                 continue
             ident = clip["id"]
             clip_frames = os.path.join(frames, ident)
             if not os.path.isdir(clip_frames):
                 sys.exit(f"footage-frames: {clip_frames}: no frames (leamoji frames CLIP --out {clip_frames})")
-            for second, label in sorted(truth(folder, ident).items()):
+            truth = {t: r["label"] for t, r in footage_labels.seconds(folder, ident).items()}
+            for second, label in sorted(truth.items()):
                 if second % every or label not in LABELS:
                     continue
                 png = os.path.join(clip_frames, f"{second:06d}.png")
                 if not os.path.exists(png):
                     # The label files count ceil(duration) seconds; a clip whose last frame ends
                     # before its last whole second has no sample there.
-                    if second == max(truth(folder, ident)):
+                    if second == max(truth):
                         continue
                     sys.exit(f"footage-frames: {png}: missing (the clip is shorter than its labels)")
                 name = f"fr-{ident}-{second:04d}"

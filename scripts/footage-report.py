@@ -15,6 +15,9 @@ Usage: scripts/footage-report.py NAME=MovieData.json [NAME=MovieData.json ...]
 """
 import csv, json, os, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import footage_labels  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
@@ -22,17 +25,9 @@ def read_truth(folders):
     """id -> (split, {second: (label, jump)})"""
     truth = {}
     for folder in folders:
-        manifest = os.path.join(folder, "manifest.tsv")
-        if not os.path.exists(manifest):
-            continue
-        with open(manifest, newline="") as f:
-            rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-        for row in rows:
-            path = os.path.join(folder, "labels", row["id"] + ".tsv")
-            seconds = {}
-            with open(path, newline="") as f:
-                for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-                    seconds[int(r["second"])] = (r["label"], r.get("jump", "0") == "1")
+        for row in footage_labels.clips(folder):
+            seconds = {t: (r["label"], r.get("jump", "0") == "1")
+                       for t, r in footage_labels.seconds(folder, row["id"]).items()}
             truth[row["id"]] = (row["split"], seconds)
         # Jump scares may also be listed apart: jump-scares.tsv (id, second, what).
         jumps = os.path.join(folder, "jump-scares.tsv")

@@ -30,7 +30,6 @@ REAL_CHECK_MODEL_JSON, `leamoji model --json` of the model, for its card's thres
 REAL_CHECK_TUNED, REAL_CHECK_TUNED_HIGH and REAL_CHECK_TUNED_LOW name files to write them to;
 REAL_CHECK_SUMMARY one for a one-line summary.
 """
-import csv
 import json
 import os
 import random
@@ -38,6 +37,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import footage_labels  # noqa: E402
 import real_manifest  # noqa: E402
 
 LAB_BIN = os.environ.get("LEAMOJI_LAB_BIN") or os.path.join(
@@ -132,20 +132,12 @@ def footage_truth(data_root):
     out = {}
     for folder in ("footage", "footage-rendered"):
         path = os.path.join(data_root, folder)
-        manifest = os.path.join(path, "manifest.tsv")
-        if not os.path.exists(manifest):
-            continue
-        with open(manifest, encoding="utf-8") as f:
-            rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-        for row in rows:
+        for row in footage_labels.clips(path):
             if row["split"] != "check":
                 continue
-            with open(os.path.join(path, "labels", row["id"] + ".tsv"), encoding="utf-8") as f:
-                seconds = {int(r["second"]): r["label"]
-                           for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)}
-            out[row["id"]] = (row["package"], [seconds[s] for s in range(max(seconds) + 1)])
+            labels = footage_labels.seconds(path, row["id"])
+            out[row["id"]] = (row["package"], [labels[s]["label"] for s in range(max(labels) + 1)])
     return out
-
 
 def main():
     argv = sys.argv[1:]
