@@ -98,6 +98,16 @@ let package = Package(
         "LeamojiIntensity",
       ]
     ),
+    // What both command-line tools share: the console (results on stdout, one-line errors on
+    // stderr, made safe for a terminal), progress bars, exit statuses, and `train`'s options,
+    // run and printing (`leamoji-lab train` adds the workshop's options to `leamoji train`'s).
+    .target(
+      name: "LeamojiCommandLine",
+      dependencies: [
+        "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     // `label` and `review`: their sessions, journal, screens and key loop.
     .target(
       name: "LeamojiLabelling",
@@ -119,7 +129,8 @@ let package = Package(
       name: "leamoji",
       dependencies: [
         "LeamojiCore", "LeamojiAnalysis", "LeamojiLabelling", "LeamojiPlayback",
-        "LeamojiClassifier", "LeamojiScenes", "LeamojiTimeline", "LeamojiTerminal", "LeamojiReport",
+        "LeamojiClassifier", "LeamojiTimeline", "LeamojiTerminal", "LeamojiReport",
+        "LeamojiCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -139,16 +150,17 @@ let package = Package(
         "LeamojiCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // The model's workshop apart from the product (issue 38): setting a model file's card
-    // without retraining, re-deriving timelines at other scary thresholds with the product's
-    // own encoder. `leamoji-lab` is the command line over it.
+    // The model's workshop apart from the product: setting a model file's card without
+    // retraining, re-deriving timelines at other scary thresholds with the product's own
+    // encoder. `leamoji-lab` is the command line over it, with `train`'s workshop options and
+    // the scene generator.
     .target(
       name: "LeamojiLab",
       dependencies: ["LeamojiCore", "LeamojiNN", "LeamojiClassifier", "LeamojiTimeline"]),
     .executableTarget(
       name: "leamoji-lab",
       dependencies: [
-        "LeamojiLab", "LeamojiCore",
+        "LeamojiLab", "LeamojiCore", "LeamojiCommandLine", "LeamojiAnalysis", "LeamojiScenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -2,12 +2,12 @@
 # before training, and the generated scenes both mix with the real frames, made the same way
 # (224 px; varied scenes from SEED, classic ones, the sample videos' look, from SEED + 1).
 
-# require_training_inputs NAME BIN: the leamoji binary and the real frames (make real-frames),
+# require_training_inputs NAME BIN: the leamoji-lab binary and the real frames (make real-frames),
 # and REAL_TRAIN set to their folder as an absolute path: $REAL_TRAIN when given (another folder
 # of Happy/, Neutral/ and Scary/ pictures, e.g. the real frames plus a trial's extra pictures),
 # else .build/real-frames/train.
 require_training_inputs() {
-  [ -x "$2" ] || { echo "$1: no leamoji binary at $2 (make release)" >&2; exit 1; }
+  [ -x "$2" ] || { echo "$1: no leamoji-lab binary at $2 (make lab)" >&2; exit 1; }
   REAL_TRAIN=${REAL_TRAIN:-.build/real-frames/train}
   [ -d "$REAL_TRAIN" ] || { echo "$1: no real frames in $REAL_TRAIN: run make real-frames" >&2; exit 1; }
   REAL_TRAIN=$(cd "$REAL_TRAIN" && pwd)

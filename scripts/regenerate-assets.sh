@@ -52,7 +52,7 @@ if [ "$what" = all ] || [ "$what" = model ]; then
   # (The fresh sources are left to `make real-check` on the model written: this one's card has no
   # thresholds yet, and nothing is picked on them.)
   REAL_CHECK_TUNED="$work/tuned" REAL_CHECK_TUNED_HIGH="$work/high" \
-    REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" REAL_CHECK_FRESH=0 \
+    REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" LEAMOJI_LAB_BIN="$lab" REAL_CHECK_FRESH=0 \
     scripts/train-default-model.sh "$work/trained.safetensors" "${card[@]}"
   tuned=$(cat "$work/tuned")
   REAL_CHECK_SENSITIVITY="$tuned" REAL_CHECK_SUMMARY="$work/summary" LEAMOJI_BIN="$leamoji" \
@@ -74,7 +74,7 @@ if [ "$what" = all ] || [ "$what" = videos ]; then
   mkdir -p SampleVideos
   for clip in "${clips[@]}"; do
     IFS='|' read -r name seed title script <<<"$clip"
-    "$leamoji" scenes clip --script "$script" --seed "$seed" --size 640x360 --fps 25 \
+    "$lab" scenes clip --script "$script" --seed "$seed" --size 640x360 --fps 25 \
         --truth "SampleVideos/$name.truth.json" \
       | ffmpeg -v error -y -f rawvideo -pix_fmt rgb24 -s 640x360 -r 25 -i - \
           -c:v libx264 -preset slow -crf 24 -pix_fmt yuv420p -movflags +faststart \

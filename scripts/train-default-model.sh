@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The default model (2.5): two heads on EfficientNet-Lite2 at 192 px joined by a gate
-# (`leamoji train --experts`; docs/model.md, "The default model"):
+# (`leamoji-lab train --experts`; docs/model.md, "The default model"):
 #
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
 #              weighted by its source (scripts/source-weights.py), and 30 generated classic
@@ -16,7 +16,7 @@
 #
 #   scripts/train-default-model.sh [OUTPUT [CARD OPTIONS...]]   # default .build/default-model.safetensors
 #
-# CARD OPTIONS go to the last `leamoji train` (--author, --version, --created, --description,
+# CARD OPTIONS go to the last `leamoji-lab train` (--author, --version, --created, --description,
 # --license, --scary-threshold, --evaluation). Environment: SEED (default 42), LEAMOJI_BIN
 # (default: the release build), REAL_CHECK=0 (skip scoring on the real check set),
 # REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh), REAL_TRAIN
@@ -37,14 +37,15 @@ shift $(($# > 0 ? 1 : 0))
 CARD=("$@")
 SEED=${SEED:-42}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+LAB=${LEAMOJI_LAB_BIN:-$(swift build -c release --show-bin-path)/leamoji-lab}
 BACKBONE=.build/efficientnet-lite2-192.safetensors
 . scripts/generated-scenes.sh
-require_training_inputs train-default-model "$BIN"
+require_training_inputs train-default-model "$LAB"
 [ -f "$BACKBONE" ] || scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-generated_scenes "$BIN" "$WORK" "$SEED" 450 150
+generated_scenes "$LAB" "$WORK" "$SEED" 450 150
 
 # The real frames, each linked round(sqrt(N / n)) times, n its (package, label) group's size and N
 # the largest group's: so that Wesnoth's 133 scary sprites do not decide alone what scary is.
@@ -96,11 +97,11 @@ dated=()
 for ((i = 0; i + 1 < ${#CARD[@]}; i++)); do
   if [ "${CARD[$i]}" = --created ]; then dated=(--created "${CARD[$((i + 1))]}"); fi
 done
-"$BIN" train "$WORK/primary" "${common[@]}" "${dated[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
-"$BIN" train "$WORK/secondary" "${common[@]}" "${dated[@]}" --hidden 64 --l2 0.1 \
+"$LAB" train "$WORK/primary" "${common[@]}" "${dated[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
+"$LAB" train "$WORK/secondary" "${common[@]}" "${dated[@]}" --hidden 64 --l2 0.1 \
   --output "$WORK/generated.safetensors" >&2
 [[ " ${CARD[*]} " == *" --license "* ]] || CARD+=(--license Apache-2.0)
-"$BIN" train "$WORK/gate" "${common[@]}" \
+"$LAB" train "$WORK/gate" "${common[@]}" \
   --experts "$WORK/real.safetensors,$WORK/generated.safetensors" \
   "${CARD[@]}" --output "$OUT" --overwrite
 [ "${REAL_CHECK:-1}" = 0 ] && exit 0

@@ -6,7 +6,7 @@
 #
 #   scripts/train-real-head.sh [OUTPUT [TRAIN OPTIONS...]]   # default .build/real-head.safetensors
 #
-# TRAIN OPTIONS are passed to `leamoji train` as given (model card: --author, --version,
+# TRAIN OPTIONS are passed to `leamoji-lab train` as given (model card: --author, --version,
 # --created, --description, --license, --scary-threshold, --evaluation); without a
 # --description or --license the script's own are used.
 #
@@ -34,15 +34,16 @@ SEED=${SEED:-42}
 BACKBONE=${BACKBONE:-efficientnet-lite0}
 HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 2 --epochs 20}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
+LAB=${LEAMOJI_LAB_BIN:-$(swift build -c release --show-bin-path)/leamoji-lab}
 . scripts/generated-scenes.sh
-require_training_inputs train-real-head "$BIN"
+require_training_inputs train-real-head "$LAB"
 if [ ! -f "$BACKBONE" ] && [ "$BACKBONE" = .build/efficientnet-lite2.safetensors ]; then
   scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224 --out "$BACKBONE" >&2
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-real-head.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-generated_scenes "$BIN" "$WORK" "$SEED" "$GENERATED" "$CLASSIC"
+generated_scenes "$LAB" "$WORK" "$SEED" "$GENERATED" "$CLASSIC"
 # One folder of links: the real frames under their own names, the generated ones as gen-*.
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/data/$label"
@@ -55,7 +56,7 @@ for label in Happy Neutral Scary; do
   done
 done
 # shellcheck disable=SC2086
-"$BIN" train "$WORK/data" --backbone "$BACKBONE" --balance --seed "$SEED" $HEAD_OPTIONS \
+"$LAB" train "$WORK/data" --backbone "$BACKBONE" --balance --seed "$SEED" $HEAD_OPTIONS \
   "${CARD[@]}" --output "$OUT" --overwrite
 [ "${REAL_CHECK:-1}" = 0 ] && exit 0
 echo "train-real-head: scoring $OUT on the real check set"

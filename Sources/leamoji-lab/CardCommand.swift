@@ -1,4 +1,5 @@
 import ArgumentParser
+import LeamojiCommandLine
 import LeamojiLab
 
 /// `leamoji-lab card`: a model file with model-card fields set, its tensors untouched.
@@ -8,7 +9,7 @@ struct Card: ParsableCommand {
     discussion: """
       The network's tensors and every other entry of the file stay as they are; only the \
       card's fields given here change (the rest of the card is kept). The copy is the very \
-      file `leamoji train` writes when given the same card options, so a model can be trained \
+      file `leamoji-lab train` writes when given the same card options, so a model can be trained \
       once, checked (which tunes its scary thresholds) and then carry the thresholds and the \
       check's figures. The options are checked as train checks them. OUTPUT is written \
       atomically and never replaced without --overwrite (it may be MODEL itself).
@@ -31,51 +32,20 @@ struct Card: ParsableCommand {
   @Flag(help: "Replace the output file if it exists.")
   var overwrite = false
 
-  @Option(help: "Model card: who made the model.")
-  var author: String?
-
-  @Option(help: "Model card: what the model is for.")
-  var description: String?
-
-  @Option(help: "Model card: the model's licence (e.g. MIT, CC-BY-4.0).")
-  var license: String?
-
-  @Option(name: .customLong("version"), help: "Model card: the model's version (e.g. 1.0).")
-  var modelVersion: String?
-
-  @Option(help: "Model card: creation date, ISO 8601 or seconds since 1970.")
-  var created: String?
-
-  @Option(help: "Model card: what the model was checked on and how it did (free text).")
-  var evaluation: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "Model card: the scary probability from which analyze calls a second scary by default.",
-      valueName: "p"))
-  var scaryThreshold: Double?
-
-  @Option(
-    help: ArgumentHelp(
-      "Model card: the scary probability for analyze --sensitivity high.", valueName: "p"))
-  var scaryThresholdHigh: Double?
-
-  @Option(
-    help: ArgumentHelp(
-      "Model card: the scary probability for analyze --sensitivity low.", valueName: "p"))
-  var scaryThresholdLow: Double?
+  @OptionGroup var text: CardTextArguments
+  @OptionGroup var check: CardCheckArguments
 
   var edit: CardEdit {
     var edit = CardEdit()
-    edit.author = author
-    edit.description = description
-    edit.license = license
-    edit.modelVersion = modelVersion
-    edit.created = created
-    edit.evaluation = evaluation
-    edit.scaryThreshold = scaryThreshold
-    edit.scaryThresholdHigh = scaryThresholdHigh
-    edit.scaryThresholdLow = scaryThresholdLow
+    edit.author = text.author
+    edit.description = text.description
+    edit.license = text.license
+    edit.modelVersion = text.modelVersion
+    edit.created = text.created
+    edit.evaluation = check.evaluation
+    edit.scaryThreshold = check.scaryThreshold
+    edit.scaryThresholdHigh = check.scaryThresholdHigh
+    edit.scaryThresholdLow = check.scaryThresholdLow
     return edit
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiCommandLine
 import LeamojiCore
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct Leamoji: ParsableCommand {
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
       LabelFrames.self, Review.self,
-      Report.self, Train.self, Evaluate.self, Classify.self, Model.self, Scenes.self,
+      Report.self, Train.self, Evaluate.self, Classify.self, Model.self,
     ]
   )
 
@@ -46,6 +47,10 @@ struct Leamoji: ParsableCommand {
       print(version)
       print(LeamojiProcess.ffmpegVersion)
       return
+    }
+    if let moved = MovedToLab.message(for: Array(CommandLine.arguments.dropFirst())) {
+      Console.error(moved)
+      Glibc.exit(ExitStatus.usage.rawValue)
     }
     do {
       var command = try parseAsRoot()

@@ -14,11 +14,24 @@ struct Example: Sendable {
     return first.trimmingCharacters(in: .whitespaces) + (text.contains("\n") ? " …" : "")
   }
 
+  /// The tool it runs: `leamoji`, or `leamoji-lab` (the workshop).
+  var tool: String { ShellWords(text).words.first?.text ?? "leamoji" }
+
   /// The subcommand words (`train`, `scenes clip`).
   var command: [String] {
     let words = ShellWords(text).words.map(\.text)
-    guard words.first == "leamoji", words.count > 1 else { return [] }
+    guard let first = words.first, Example.tools.contains(first), words.count > 1 else {
+      return []
+    }
     return words[1] == "scenes" && words.count > 2 ? Array(words[1...2]) : [words[1]]
+  }
+
+  /// The tools an example may run.
+  static let tools = ["leamoji", "leamoji-lab"]
+
+  /// Whether a line starts an example: `leamoji ...` or `leamoji-lab ...`.
+  static func starts(_ line: String) -> Bool {
+    tools.contains { line.hasPrefix($0 + " ") }
   }
 
   /// Whether it needs a terminal (the player).
@@ -65,7 +78,7 @@ enum ExampleExtraction {
         inBlock = false
       } else if current.last?.hasSuffix("\\") == true {
         current.append(line)
-      } else if trimmed.hasPrefix("leamoji ") {
+      } else if Example.starts(trimmed) {
         finish()
         current = [line]
       } else {
@@ -124,7 +137,7 @@ enum ExampleExtraction {
         current.append(content)
       } else {
         finishExample()
-        if content.hasPrefix("leamoji ") {
+        if Example.starts(content) {
           current = [content]
           currentLine = index + 1
         }

@@ -39,7 +39,7 @@ struct ExampleRunner {
 
   /// Makes the example's missing inputs from the placeholder table, then runs it; it must exit 0.
   mutating func run(_ example: Example) throws {
-    let help = try HelpText.render(example.command + ["--help"])
+    let help = try HelpText.render(example.command + ["--help"], tool: example.tool)
     let valueOptions = help.status == 0 ? ExampleInputs.valueOptions(inHelp: help.text) : []
     let words = ShellWords(example.text).words
     for input in ExampleInputs.inputs(
@@ -56,6 +56,7 @@ struct ExampleRunner {
     set -o pipefail
     unset LEAMOJI_MODEL
     leamoji() { '\(CLI.binary)' "$@"; }
+    leamoji-lab() { '\(HelpText.binary("leamoji-lab"))' "$@"; }
     \(example.text)
 
     """.write(to: script, atomically: true, encoding: .utf8)

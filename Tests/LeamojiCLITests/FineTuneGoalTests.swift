@@ -38,7 +38,7 @@ struct FineTuneGoalTests {
   /// Generated classic scenes as mosaics, in `root/styled/{Training,Testing} Data`.
   static func styledFrames(in root: URL, train: Int, test: Int) throws -> URL {
     let raw = root.appendingPathComponent("raw")
-    let made = try CLI.leamoji([
+    let made = try CLI.lab([
       "scenes", "dataset", "--set", "classic", "--out", raw.path, "--train-per-class", "\(train)",
       "--test-per-class", "\(test)", "--size", "64", "--seed", "1212",
     ])

@@ -45,7 +45,9 @@ struct HelpExampleTmuxTests {
     try runner.run(block)
   }
 
-  @Test("every example in --help runs and exits 0", arguments: HelpText.commands)
+  @Test(
+    "every example in --help runs and exits 0",
+    arguments: HelpText.commands + HelpText.labExampleCommands)
   func helpExamplesRun(_ command: HelpCommand) throws {
     let help = try HelpText.help(command)
     try #require(help.status == 0, "\(help.stderr)")

@@ -17,15 +17,23 @@ import Foundation
 import LeamojiTestSupport
 import Testing
 
-/// A command whose help is tested, as the words after `leamoji` (none for the root).
+/// A command whose help is tested, as the words after `leamoji` (none for the root), or after
+/// `leamoji-lab` for the workshop's commands (whose goldens are LeamojiLabTests').
 struct HelpCommand: Sendable, Hashable, CustomTestStringConvertible {
   let words: [String]
+  /// `leamoji` or `leamoji-lab`.
+  let tool: String
 
-  init(_ words: String...) { self.words = words }
-  init(words: [String]) { self.words = words }
+  init(_ words: String...) { self.init(words: words) }
+  init(words: [String], tool: String = "leamoji") {
+    self.words = words
+    self.tool = tool
+  }
+  /// A `leamoji-lab` command.
+  init(lab words: String...) { self.init(words: words, tool: "leamoji-lab") }
 
-  /// `leamoji scenes clip`
-  var name: String { (["leamoji"] + words).joined(separator: " ") }
+  /// `leamoji timeline`, `leamoji-lab scenes clip`
+  var name: String { ([tool] + words).joined(separator: " ") }
   var testDescription: String { name + " --help" }
 
   /// Fixtures/help/leamoji-scenes-clip.txt
@@ -44,9 +52,21 @@ enum HelpText {
     HelpCommand(), HelpCommand("analyze"), HelpCommand("play"), HelpCommand("timeline"),
     HelpCommand("list"), HelpCommand("export"), HelpCommand("merge"), HelpCommand("frames"),
     HelpCommand("train"), HelpCommand("evaluate"), HelpCommand("classify"),
-    HelpCommand("scenes"), HelpCommand("scenes", "dataset"), HelpCommand("scenes", "clip"),
     HelpCommand("model"), HelpCommand("label"), HelpCommand("review"), HelpCommand("report"),
   ]
+
+  /// The workshop's commands whose examples run as leamoji's do: the ones that moved there
+  /// from leamoji (the others' examples need a check's outputs).
+  static let labExampleCommands: [HelpCommand] = [
+    HelpCommand(lab: "train"), HelpCommand(lab: "scenes", "dataset"),
+    HelpCommand(lab: "scenes", "clip"),
+  ]
+
+  /// The built binary of `tool`.
+  static func binary(_ tool: String) -> String {
+    tool == "leamoji-lab"
+      ? Repository.productsFolder.appendingPathComponent("leamoji-lab").path : CLI.binary
+  }
 
   static let fixtures = Repository.root.appendingPathComponent(
     "Tests/LeamojiCLITests/Fixtures/help")
@@ -66,16 +86,16 @@ enum HelpText {
 
   /// Runs `leamoji <arguments>` with COLUMNS fixed, stdout a pipe (so no terminal width is
   /// found) and stdin empty; returns stdout's exact bytes.
-  static func render(_ arguments: [String]) throws -> Rendered {
+  static func render(_ arguments: [String], tool: String = "leamoji") throws -> Rendered {
     let run = try ProcessRunner.run(
-      CLI.binary, arguments, environment: ["COLUMNS": String(columns), "LINES": "25"])
+      binary(tool), arguments, environment: ["COLUMNS": String(columns), "LINES": "25"])
     return Rendered(status: run.status, bytes: run.stdoutData, stderr: run.stderr)
   }
 
   /// `leamoji <command> --help`, run once per test run: the golden, listing, option and prose
   /// tests (and the example tests) each read every text, and it is the same text each time.
   static func help(_ command: HelpCommand) throws -> Rendered {
-    try rendered.value(command) { try render(command.words + ["--help"]) }
+    try rendered.value(command) { try render(command.words + ["--help"], tool: command.tool) }
   }
 
   private static let rendered = OncePerRun<HelpCommand, Rendered>()

@@ -97,7 +97,7 @@ struct HostileImageAndModelTimingTests {
       try image.bytes(good).write(to: root.appendingPathComponent("Happy/\(image.name)"))
     }
     let output = work.appendingPathComponent("m.safetensors")
-    let run = try CLI.leamoji(
+    let run = try CLI.lab(
       [
         "train", root.path, "--epochs", "1", "--size", "16", "--batch-size", "16", "--output",
         output.path,

@@ -10,7 +10,7 @@ struct ModelCardCommandTests {
     let work = try ScratchFolder.url("card")
     defer { try? FileManager.default.removeItem(at: work) }
     let model = work.appendingPathComponent("m.safetensors")
-    let trained = try CLI.leamoji([
+    let trained = try CLI.lab([
       "train", root.appendingPathComponent("Training Data").path, "--test",
       root.appendingPathComponent("Testing Data").path, "--epochs", "2", "--size", "16",
       "--output", model.path, "--author", "Ada", "--description", "tiny test model",
@@ -52,7 +52,7 @@ struct ModelCardCommandTests {
         "Scary from:    p(scary) 40.0% (analyze --sensitivity normal; high 30.0%, low 60.0%)"),
       "\(text.stdout)")
 
-    let human = try CLI.leamoji([
+    let human = try CLI.lab([
       "train", root.appendingPathComponent("Training Data").path, "--epochs", "1", "--size", "16",
       "--output", work.appendingPathComponent("h.safetensors").path,
     ])
@@ -96,7 +96,7 @@ struct ModelCardCommandTests {
       ["train", data, "--scary-threshold-high", "0.3", "--output", out],
       ["train", data, "--scary-threshold", "0.4", "--scary-threshold-low", "0.3", "--output", out],
     ] {
-      let result = try CLI.leamoji(arguments)
+      let result = try CLI.lab(arguments)
       #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out))
     }

@@ -8,7 +8,7 @@ enum SceneData {
   static let folder: Result<URL, HarnessError> = {
     do {
       let root = try ScratchFolder.removedAtExit("scenes")
-      let made = try CLI.leamoji(
+      let made = try CLI.lab(
         [
           "scenes", "dataset", "--out", root.path, "--train-per-class", "24", "--test-per-class",
           "8", "--size", "16",
@@ -28,7 +28,7 @@ enum SceneData {
 @Suite("leamoji train, evaluate, classify")
 struct ModelCommandTests {
   func train(_ root: URL, threads: Int, output: URL) throws -> ProcessResult {
-    try CLI.leamoji([
+    try CLI.lab([
       "train", root.appendingPathComponent("Training Data").path, "--test",
       root.appendingPathComponent("Testing Data").path,
       "--epochs", "2", "--size", "16", "--batch-size", "16", "--threads", "\(threads)", "--output",

@@ -8,7 +8,7 @@ struct ScenesPhotosTests {
   /// A folder of two photos in `root`: PNG frames the generator itself wrote (any decodable
   /// image works).
   func photoFolder(in root: URL) throws -> URL {
-    let made = try CLI.leamoji([
+    let made = try CLI.lab([
       "scenes", "dataset", "--out", root.path, "--train-per-class", "1", "--test-per-class", "0",
       "--size", "96", "--set", "classic",
     ])
@@ -42,8 +42,8 @@ struct ScenesPhotosTests {
     }
     let photos = try photoFolder(in: source)
     let common = ["--train-per-class", "10", "--test-per-class", "4", "--size", "32"]
-    let off = try CLI.leamoji(["scenes", "dataset", "--out", plain.path] + common)
-    let on = try CLI.leamoji(
+    let off = try CLI.lab(["scenes", "dataset", "--out", plain.path] + common)
+    let on = try CLI.lab(
       ["scenes", "dataset", "--out", mixed.path, "--photos", photos.path, "--photo-blend", "1"]
         + common)
     try #require(off.status == 0 && on.status == 0, "\(off.stderr)\(on.stderr)")
@@ -82,7 +82,7 @@ struct ScenesPhotosTests {
       ("/nonexistent/photos", Int32(66), "not a readable folder"),
       (empty.path, 66, "no photos in the folder"), (broken.path, 65, "x.png"),
     ] {
-      let run = try CLI.leamoji([
+      let run = try CLI.lab([
         "scenes", "dataset", "--out", out.path, "--train-per-class", "2", "--photos", folder,
       ])
       #expect(run.status == status, "\(folder): \(run.stderr)")

@@ -17,7 +17,7 @@ enum StoreFiles {
       let root = try ScratchFolder.url("store-fixtures")
       let clip = root.appendingPathComponent("clip.mp4")
       try FFmpegFixtures.makeVideo(at: clip, seconds: 1, size: "64x36")
-      let scenes = try CLI.leamoji([
+      let scenes = try CLI.lab([
         "scenes", "dataset", "--out", root.path, "--train-per-class", "2", "--test-per-class", "1",
         "--size", "8",
       ])
@@ -25,7 +25,7 @@ enum StoreFiles {
         return .failure(HarnessError("scenes dataset: \(scenes.stderr)"))
       }
       let model = root.appendingPathComponent("tiny.safetensors")
-      let trained = try CLI.leamoji([
+      let trained = try CLI.lab([
         "train", root.appendingPathComponent("Training Data").path, "--epochs", "1", "--size", "8",
         "--validation-split", "0", "--output", model.path,
       ])

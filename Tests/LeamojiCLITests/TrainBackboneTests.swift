@@ -39,7 +39,7 @@ struct TrainBackboneTests {
       "--augment", "none", "--validation-split", "0", "--feature-cache", cache.path,
       "--created", "2026-11-25", "--threads", "2",
     ]
-    let r = try CLI.leamoji(
+    let r = try CLI.lab(
       ["train", data.path, "--backbone", "efficientnet-lite0", "--epochs", "20", "--hidden", "8"]
         + common + ["--output", model.path])
     #expect(r.status == 0, "\(r.stderr)")
@@ -96,7 +96,7 @@ struct TrainBackboneTests {
     var confidence: [String: Double] = [:]
     for l2 in ["0", "10"] {
       let model = work.appendingPathComponent("l2-\(l2).safetensors")
-      let r = try CLI.leamoji(
+      let r = try CLI.lab(
         [
           "train", data.path, "--backbone", "efficientnet-lite0", "--epochs", "30", "--l2", l2,
           "--augment", "none", "--validation-split", "0", "--threads", "2", "--feature-cache",
@@ -135,7 +135,7 @@ struct TrainBackboneTests {
   func badOptions(extra: [String], message: String) throws {
     let work = try ScratchFolder.url("train-backbone-bad")
     defer { try? FileManager.default.removeItem(at: work) }
-    let r = try CLI.leamoji(
+    let r = try CLI.lab(
       ["train", work.path] + extra + [
         "--output", work.appendingPathComponent("m.safetensors").path,
       ])

@@ -13,7 +13,7 @@ struct TrainCapacityTests {
     defer { try? FileManager.default.removeItem(at: work) }
     func train(threads: Int) throws -> Data {
       let model = work.appendingPathComponent("m\(threads).safetensors")
-      let r = try CLI.leamoji([
+      let r = try CLI.lab([
         "train", root.appendingPathComponent("Training Data").path, "--epochs", "2",
         "--size", "16", "--widths", "8,12", "--batch-norm", "--dropout", "0.3",
         "--augment", "flip,crop,noise", "--threads", "\(threads)", "--created", "2026-11-23",
@@ -53,7 +53,7 @@ struct TrainCapacityTests {
     let root = try SceneData.root()
     let work = try ScratchFolder.url("capacity-bad")
     defer { try? FileManager.default.removeItem(at: work) }
-    let r = try CLI.leamoji(
+    let r = try CLI.lab(
       ["train", root.appendingPathComponent("Training Data").path, "--epochs", "1"] + extra
         + ["--output", work.appendingPathComponent("m.safetensors").path])
     #expect(r.status == 64)

@@ -41,12 +41,12 @@ struct TrainExpertsTests {
     for (file, extra) in [
       (primary, ["--epochs", "20"]), (secondary, ["--epochs", "30", "--hidden", "4"]),
     ] {
-      let r = try CLI.leamoji(
+      let r = try CLI.lab(
         ["train", data.path] + Self.common + cache + extra + ["--output", file.path])
       #expect(r.status == 0, "\(r.stderr)")
     }
     let both = work.appendingPathComponent("both.safetensors")
-    let joined = try CLI.leamoji(
+    let joined = try CLI.lab(
       ["train", try Self.domains(in: work).path] + Self.common + cache + [
         "--experts", "\(primary.path),\(secondary.path)", "--epochs", "60", "--learning-rate",
         "0.05", "--output", both.path,
@@ -133,7 +133,7 @@ struct TrainExpertsTests {
       (["train", data.path, "--init", both.path, "--fine-tune", "1"], 64, "primary head only"),
     ]
     for (arguments, status, message) in cases {
-      let r = try CLI.leamoji(arguments + cache + ["--output", refused.path])
+      let r = try CLI.lab(arguments + cache + ["--output", refused.path])
       #expect(r.status == status, "\(arguments): \(r.stderr)")
       #expect(r.stderr.contains(message), "\(r.stderr)")
       #expect(!FileManager.default.fileExists(atPath: refused.path))

@@ -17,11 +17,11 @@ struct TrainTeachTests {
     let primary = work.appendingPathComponent("real.safetensors")
     let secondary = work.appendingPathComponent("generated.safetensors")
     for (file, extra) in [(primary, ["--epochs", "20"]), (secondary, ["--hidden", "4"])] {
-      let r = try CLI.leamoji(["train", data.path] + common + extra + ["--output", file.path])
+      let r = try CLI.lab(["train", data.path] + common + extra + ["--output", file.path])
       #expect(r.status == 0, "\(r.stderr)")
     }
     let base = work.appendingPathComponent("base.safetensors")
-    let joined = try CLI.leamoji(
+    let joined = try CLI.lab(
       ["train", try TrainExpertsTests.domains(in: work).path] + common + [
         "--experts", "\(primary.path),\(secondary.path)", "--epochs", "60", "--learning-rate",
         "0.05", "--scary-threshold", "0.45", "--scary-threshold-high", "0.3", "--version", "2.5",

@@ -19,7 +19,7 @@ enum Lab {
   static let trainingData: Result<URL, HarnessError> = {
     do {
       let root = try ScratchFolder.removedAtExit("lab-scenes")
-      let made = try leamoji([
+      let made = try run([
         "scenes", "dataset", "--out", root.path, "--train-per-class", "12", "--test-per-class",
         "2", "--size", "16",
       ])
@@ -30,9 +30,9 @@ enum Lab {
     }
   }()
 
-  /// `leamoji train` on the tiny set (one epoch, fixed seed and date) with `card` options.
+  /// `leamoji-lab train` on the tiny set (one epoch, fixed seed and date) with `card` options.
   static func train(to output: URL, card: [String] = []) throws -> ProcessResult {
-    try leamoji(
+    try run(
       [
         "train", try trainingData.get().path, "--epochs", "1", "--size", "16", "--seed", "7",
         "--created", "2026-11-23T12:00:00Z", "--output", output.path,

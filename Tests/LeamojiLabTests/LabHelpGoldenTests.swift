@@ -15,7 +15,11 @@ import Testing
 struct LabHelpGoldenTests {
   static let fixtures = Repository.url("Tests/LeamojiLabTests/Fixtures/help")
 
-  @Test("--help is exactly the committed golden file", arguments: [[], ["card"], ["retime"]])
+  static let commands = [
+    [], ["train"], ["scenes"], ["scenes", "dataset"], ["scenes", "clip"], ["card"], ["retime"],
+  ]
+
+  @Test("--help is exactly the committed golden file", arguments: commands)
   func matchesGolden(_ words: [String]) throws {
     let rendered = try Lab.run(words + ["--help"])
     try #require(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
@@ -34,13 +38,21 @@ struct LabHelpGoldenTests {
     #expect(rendered.stdoutData == golden, "\(words) --help differs from \(file.lastPathComponent)")
   }
 
-  @Test("the root lists exactly card and retime, and every help has examples")
+  @Test("the root lists exactly train, scenes, card and retime, and every help has examples")
   func subcommandsAndExamples() throws {
     let root = try Lab.run(["--help"]).stdout
-    #expect(root.contains("  card ") && root.contains("  retime "))
-    for words in [["card"], ["retime"]] {
+    let listed = root.split(separator: "\n").drop { $0 != "SUBCOMMANDS:" }.dropFirst()
+      .prefix { !$0.isEmpty }.filter {
+        $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  See ")
+      }
+      .compactMap { $0.split(separator: " ").first.map(String.init) }
+    #expect(listed == ["train", "scenes", "card", "retime"], "\(listed)")
+    for words in Self.commands.dropFirst() where words != ["scenes"] {
       let help = try Lab.run(words + ["--help"]).stdout
-      #expect(help.contains("Examples:\n  leamoji-lab \(words[0]) "), "\(words)")
+      #expect(
+        help.contains("leamoji-lab \(words.joined(separator: " ")) "),
+        "\(words) --help shows an example of itself")
+      #expect(help.contains("Example"), "\(words)")
     }
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiCommandLine
 import LeamojiCore
 
 /// `leamoji frames`: the sampled frames as PNG files, to look at or sort into training folders.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import LeamojiCommandLine
 import LeamojiTimeline
 
 /// `leamoji merge`: per-film fragments (from several machines) into one MovieData.json.

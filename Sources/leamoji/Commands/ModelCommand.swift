@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
+import LeamojiCommandLine
 import LeamojiCore
 
 /// `leamoji model`: what a model file says about itself — its labels, input and size, and its

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
+import LeamojiCommandLine
 import LeamojiCore
 import LeamojiPlayback
 import LeamojiTimeline

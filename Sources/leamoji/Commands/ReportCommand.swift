@@ -1,5 +1,6 @@
 import ArgumentParser
 import LeamojiAnalysis
+import LeamojiCommandLine
 import LeamojiReport
 import LeamojiTimeline
 

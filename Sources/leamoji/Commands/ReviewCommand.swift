@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiCommandLine
 import LeamojiCore
 import LeamojiLabelling
 import LeamojiTerminal

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import LeamojiCommandLine
 import LeamojiCore
 import LeamojiTimeline
 

@@ -1,3 +1,4 @@
+import LeamojiCommandLine
 import LeamojiCore
 
 /// A one-line picture of a video's moods: one cell per second (or per group of seconds when the

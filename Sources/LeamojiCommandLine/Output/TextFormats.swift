@@ -4,7 +4,7 @@ import LeamojiCore
 // The few ways every command writes numbers and values as text.
 
 /// "30 s", "2.5 s", "1 min 5 s".
-func secondsText(_ seconds: Double) -> String {
+public func secondsText(_ seconds: Double) -> String {
   // Hand-written files may hold any number; Int() of a huge one would trap.
   guard seconds.isFinite, abs(seconds) < 1e12 else { return CFormat.string("%g s", seconds) }
   if seconds >= 60 {
@@ -15,7 +15,7 @@ func secondsText(_ seconds: Double) -> String {
 }
 
 /// JSON text with sorted keys and unescaped slashes and emoji.
-func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
+public func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting =
     pretty
@@ -26,4 +26,4 @@ func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
 }
 
 /// A percentage with one decimal: `93.3%`.
-func percent(_ fraction: Double) -> String { CFormat.string("%.1f%%", fraction * 100) }
+public func percent(_ fraction: Double) -> String { CFormat.string("%.1f%%", fraction * 100) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
+import LeamojiCommandLine
 import LeamojiCore
 import LeamojiScenes
 
@@ -10,7 +11,7 @@ extension SceneSet: ExpressibleByArgument {}
   import Glibc
 #endif
 
-/// `leamoji scenes`: the deterministic mood-scene generator behind the default model's
+/// `leamoji-lab scenes`: the deterministic mood-scene generator behind the default model's
 /// training data and the sample videos (see scripts/regenerate-assets.sh).
 struct Scenes: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -39,7 +40,7 @@ struct Scenes: ParsableCommand {
         textures, animals at rest), and never the footage you check the model on.
 
         Example:
-          leamoji scenes dataset --out . --train-per-class 100 --test-per-class 20
+          leamoji-lab scenes dataset --out . --train-per-class 100 --test-per-class 20
         """
     )
 
@@ -175,7 +176,7 @@ struct Scenes: ParsableCommand {
         screen at every whole second, as JSON.
 
         Example:
-          leamoji scenes clip --script happy:2,neutral:2,scary:2 --size 160x90 \\
+          leamoji-lab scenes clip --script happy:2,neutral:2,scary:2 --size 160x90 \\
             --truth clip.truth.json | ffmpeg -f rawvideo -pix_fmt rgb24 \\
             -s 160x90 -r 25 -i - -c:v libx264 clip.mp4
         """

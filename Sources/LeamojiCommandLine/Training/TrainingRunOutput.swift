@@ -3,8 +3,8 @@ import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
 
-/// `leamoji train`'s run: the plan from the arguments, one `TrainingPlan.run`, the printing.
-extension Train {
+/// `train`'s run: the plan from the arguments, one `TrainingPlan.run`, the printing.
+extension TrainingArguments {
   /// One epoch as a `--json` line.
   struct EpochLine: Encodable {
     let epoch: Int
@@ -43,8 +43,9 @@ extension Train {
     }
   }
 
-  func run() throws {
-    let plan = try self.plan()
+  /// Trains as the options and the workshop's choices ask, printing as `leamoji train` does.
+  public func run(_ lab: LabChoices) throws {
+    let plan = try self.plan(lab)
     let outcome: TrainingOutcome
     do {
       outcome = try plan.run(events: TrainingPrinter(json: json).show)
@@ -81,8 +82,8 @@ extension Train {
     Console.print("Wrote \(outcome.output)")
   }
 
-  /// The training the arguments ask for.
-  func plan() throws -> TrainingPlan {
+  /// The training the options and the workshop's choices ask for.
+  func plan(_ lab: LabChoices) throws -> TrainingPlan {
     var plan = TrainingPlan(trainingData: trainingData, decode: ImageFiles.decoder)
     if let backbone {
       plan.start = .backbone(path: ModelLocator.resolveBackbone(backbone))
@@ -100,31 +101,31 @@ extension Train {
       plan.options.teachingRate = learningRate
     }
     plan.options.seed = seed
-    plan.options.l2 = l2
+    plan.options.l2 = lab.l2
     plan.options.l2SP = l2SP
     plan.options.augment = augmentations
     plan.options.threads = threads
     plan.options.freeze = freeze
-    plan.options.capacity = try capacity()
-    plan.options.balanceLabels = balance
-    plan.inputSize = size
+    plan.options.capacity = try lab.capacity()
+    plan.options.balanceLabels = lab.balance
+    plan.inputSize = lab.inputSize
     plan.emoji = try customEmoji()
-    plan.hidden = hidden
-    plan.fineTune = fineTune
-    plan.experts = try expertFiles()
+    plan.hidden = lab.hidden
+    plan.fineTune = lab.fineTune
+    plan.experts = try lab.expertFiles()
     plan.featureCache =
       featureCache == "none" ? .none : featureCache.map { .folder($0) } ?? .standard
     plan.output = output
     plan.overwrite = overwrite
-    plan.card.author = author
-    plan.card.description = description
-    plan.card.license = license
-    plan.card.modelVersion = modelVersion
-    plan.card.evaluation = evaluation
-    plan.card.scaryThreshold = scaryThreshold
-    plan.card.scaryThresholdHigh = scaryThresholdHigh
-    plan.card.scaryThresholdLow = scaryThresholdLow
-    plan.created = created
+    plan.card.author = card.author
+    plan.card.description = card.description
+    plan.card.license = card.license
+    plan.card.modelVersion = card.modelVersion
+    plan.card.evaluation = lab.evaluation
+    plan.card.scaryThreshold = lab.scaryThreshold
+    plan.card.scaryThresholdHigh = lab.scaryThresholdHigh
+    plan.card.scaryThresholdLow = lab.scaryThresholdLow
+    plan.created = card.created
     plan.sourceDateEpoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
     return plan
   }
@@ -188,7 +189,7 @@ final class TrainingPrinter: @unchecked Sendable {
     if json {
       Console.printJSON(
         jsonText(
-          Train.EpochLine(
+          TrainingArguments.EpochLine(
             epoch: report.epoch, epochs: epochs, loss: report.loss,
             trainingAccuracy: report.trainingAccuracy,
             validationAccuracy: report.validationAccuracy, validationLoss: report.validationLoss,

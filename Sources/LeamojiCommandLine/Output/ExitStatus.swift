@@ -2,11 +2,10 @@ import FoundationEssentials
 import LeamojiAnalysis
 import LeamojiClassifier
 import LeamojiCore
-import LeamojiReport
-import LeamojiTimeline
 
-/// leamoji's exit statuses (documented in the README), after BSD's sysexits.
-enum ExitStatus: Int32 {
+/// leamoji's exit statuses (documented in the README), after BSD's sysexits; `leamoji-lab`
+/// exits with the same ones.
+public enum ExitStatus: Int32, Sendable {
   case success = 0
   /// Something unexpected went wrong.
   case failure = 1
@@ -20,47 +19,32 @@ enum ExitStatus: Int32 {
   case cannotWrite = 73
 }
 
-/// An error the CLI reports as one line on stderr and a specific exit status.
-struct CommandFailure: Error {
-  let message: String
-  let status: ExitStatus
+/// An error the command line reports as one line on stderr and a specific exit status.
+public struct CommandFailure: Error {
+  public let message: String
+  public let status: ExitStatus
 
-  init(_ message: String, status: ExitStatus) {
+  public init(_ message: String, status: ExitStatus) {
     self.message = message
     self.status = status
   }
 
   /// The library's error with its exit status.
-  init(_ error: LeamojiError) {
+  public init(_ error: LeamojiError) {
     self.init(error.message, status: ExitStatus(error.kind))
   }
 
-  init(_ error: DurableFileError) {
+  public init(_ error: DurableFileError) {
     self.init(LeamojiError(error))
   }
 
-  /// `merge`'s error with its exit status.
-  init(_ error: FragmentMergeError) {
-    self.init(error.description, status: ExitStatus(error.kind))
-  }
-
-  /// `report`'s error with its exit status.
-  init(_ error: ReportError) {
-    self.init(error.message, status: ExitStatus(error.kind))
-  }
-
-  /// A MovieData.json that cannot be read: bad input (a missing file is no input before it).
-  init(_ error: MovieDataError) {
-    self.init(error.description, status: .badInput)
-  }
-
   /// `train`'s data-set error with its exit status.
-  init(_ error: DatasetError) {
+  public init(_ error: DatasetError) {
     self.init(error.description, status: ExitStatus(error.kind))
   }
 
   /// `train`'s error (`TrainingPlan`) with its exit status.
-  init(_ error: TrainingError) {
+  public init(_ error: TrainingError) {
     self.init(error.message, status: ExitStatus(error.kind))
   }
 }
@@ -68,7 +52,7 @@ struct CommandFailure: Error {
 /// The command line's one mapping from the libraries' errors to exit statuses: each library
 /// error says what kind of problem it met (`ProblemKind`), and the kind decides the status.
 extension ExitStatus {
-  init(_ kind: ProblemKind) {
+  public init(_ kind: ProblemKind) {
     switch kind {
     case .usage: self = .usage
     case .noInput: self = .noInput

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import LeamojiCore
-import LeamojiTerminal
 
 #if canImport(Glibc)
   import Glibc
@@ -9,18 +8,22 @@ import LeamojiTerminal
 /// Where the CLI's words go: results on stdout, errors and progress on stderr. Text that comes
 /// from files (names, titles) may hold control characters; they are neutralised before
 /// reaching a terminal (see `safe`), and JSON lines escape them (see `printJSON`).
-enum Console {
-  static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
-  static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+public enum Console {
+  /// The tool's name before each error and warning line: `leamoji`, or `leamoji-lab` (set once,
+  /// first thing in `main`).
+  nonisolated(unsafe) public static var toolName = "leamoji"
+
+  public static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+  public static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
 
   /// One line on stdout.
-  static func print(_ line: String) {
+  public static func print(_ line: String) {
     write(safe(line) + "\n", to: STDOUT_FILENO)
   }
 
   /// One line on stdout built by leamoji itself from safe parts (file text already passed through
   /// `safe`), so its own escape sequences (colours) go through.
-  static func printFormatted(_ line: String) {
+  public static func printFormatted(_ line: String) {
     write(line + "\n", to: STDOUT_FILENO)
   }
 
@@ -29,25 +32,25 @@ enum Console {
   /// DEL, C1 controls and bidi controls raw; escaping them keeps the line terminal-safe while it
   /// still decodes to the exact original strings (in one-line JSON such characters can only be
   /// inside strings, where the escape means the same character).
-  static func printJSON(_ json: String) {
+  public static func printJSON(_ json: String) {
     write(jsonEscaped(json) + "\n", to: STDOUT_FILENO)
   }
 
   /// `json` with every unsafe scalar written as a JSON `\uXXXX` escape.
-  static func jsonEscaped(_ json: String) -> String { UnsafeText.jsonEscaped(json) }
+  public static func jsonEscaped(_ json: String) -> String { UnsafeText.jsonEscaped(json) }
 
   /// One line on stderr, prefixed with `leamoji: `.
-  static func error(_ line: String) {
-    write("leamoji: " + safe(line) + "\n", to: STDERR_FILENO)
+  public static func error(_ line: String) {
+    write(toolName + ": " + safe(line) + "\n", to: STDERR_FILENO)
   }
 
   /// One warning line on stderr.
-  static func warning(_ line: String) {
-    write("leamoji: warning: " + safe(line) + "\n", to: STDERR_FILENO)
+  public static func warning(_ line: String) {
+    write(toolName + ": warning: " + safe(line) + "\n", to: STDERR_FILENO)
   }
 
   /// Raw text on stderr (progress bars), unfiltered: the caller builds it from safe parts.
-  static func writeStderr(_ text: String) {
+  public static func writeStderr(_ text: String) {
     write(text, to: STDERR_FILENO)
   }
 
@@ -55,11 +58,11 @@ enum Console {
   /// embedding/override/isolate controls (`UnsafeText.isUnsafe`) replaced by `?`, so that a file
   /// name or title cannot move the cursor, retitle the window, clear the screen, split a line in
   /// two or show the rest of a line reordered.
-  static func safe(_ text: String) -> String { UnsafeText.neutralised(text) }
+  public static func safe(_ text: String) -> String { UnsafeText.neutralised(text) }
 
   /// A message of several lines (ArgumentParser's errors with their usage) made safe line by
   /// line: its own line breaks stay, everything `safe` names inside a line is replaced.
-  static func safeLines(_ text: String) -> String {
+  public static func safeLines(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(
       separator: "\n")
   }

@@ -3,7 +3,7 @@ import LeamojiCore
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (at most ten times
 /// a second). Safe to update from worker threads.
-final class ProgressBar: @unchecked Sendable {
+public final class ProgressBar: @unchecked Sendable {
   private var total: Int?
   private var label: String
   private let enabled: Bool
@@ -11,14 +11,14 @@ final class ProgressBar: @unchecked Sendable {
   private var lastDraw = Date.distantPast
   private let lock = ThreadLock()
 
-  init(label: String, total: Int?, enabled: Bool = Console.stderrIsTerminal) {
+  public init(label: String, total: Int?, enabled: Bool = Console.stderrIsTerminal) {
     self.label = Console.safe(label)
     self.total = total
     self.enabled = enabled
   }
 
   /// Redraws with `done` items finished, optionally changing the total and the label.
-  func update(_ done: Int, total newTotal: Int? = nil, label newLabel: String? = nil) {
+  public func update(_ done: Int, total newTotal: Int? = nil, label newLabel: String? = nil) {
     guard enabled else { return }
     lock.lock()
     defer { lock.unlock() }
@@ -45,22 +45,22 @@ final class ProgressBar: @unchecked Sendable {
   }
 
   /// Clears the bar so the next output starts on a clean line.
-  func finish() {
+  public func finish() {
     guard enabled else { return }
     Console.writeStderr("\r\u{1B}[2K")
   }
 }
 
 /// One status line for all running jobs: `id [####----] 12/30 s  id 5 s`.
-final class BatchProgress: @unchecked Sendable {
+public final class BatchProgress: @unchecked Sendable {
   private let lock = ThreadLock()
   private let enabled: Bool
   private var jobs: [(id: String, done: Int, total: Int?)] = []
   private var lastDraw = Date.distantPast
 
-  init(enabled: Bool) { self.enabled = enabled }
+  public init(enabled: Bool) { self.enabled = enabled }
 
-  func update(_ id: String, done: Int, total: Int?) {
+  public func update(_ id: String, done: Int, total: Int?) {
     guard enabled else { return }
     lock.lock()
     defer { lock.unlock() }
@@ -82,13 +82,13 @@ final class BatchProgress: @unchecked Sendable {
     Console.writeStderr("\r\u{1B}[2K" + parts.joined(separator: "  "))
   }
 
-  func remove(_ id: String) {
+  public func remove(_ id: String) {
     lock.lock()
     jobs.removeAll { $0.id == id }
     lock.unlock()
   }
 
-  func clear() {
+  public func clear() {
     guard enabled else { return }
     Console.writeStderr("\r\u{1B}[2K")
   }
