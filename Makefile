@@ -9,14 +9,15 @@ BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libswresample-de
   pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
 # tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test;
-# Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots.
-TEST_PACKAGES := ffmpeg tmux parallel chromium fonts-noto-color-emoji
+# Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots;
+# python3 runs the lab's Python tests (make lab-test).
+TEST_PACKAGES := ffmpeg tmux parallel chromium fonts-noto-color-emoji python3
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
 DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release lab deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
+.PHONY: all build release lab lab-test deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
 
 all: build
 
@@ -48,6 +49,14 @@ release: deps
 lab: deps
 	$(SWIFT) build -c release --product leamoji-lab
 
+# The tests of the lab's Python (Lab/tests, the standard library's unittest): the footage and
+# real-frame manifests' readers, the real check's ROC area and tuned thresholds, the training
+# folders of links, the data checkers, the .pth reader (skipped without NumPy). About 2 s; the
+# end of `make test`.
+lab-test:
+	$(call install_missing,python3)
+	python3 -m unittest discover --start-directory Lab/tests
+
 # Builds leamoji and analyses a bundled sample video with the shipped model.
 demo: release
 	@mkdir -p $(dir $(DEMO_OUT))
@@ -55,7 +64,7 @@ demo: release
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji timeline $(DEMO_VIDEO) --data $(DEMO_OUT)
 
 # Checks the formatting (lint), runs the whole test suite, then a short mutation-fuzzing run
-# (200 cases, about 20 s).
+# (200 cases, about 20 s) and the lab's Python tests (make lab-test, about 2 s).
 # The run's output is also kept in .build/test-output.txt; when it fails, the failed tests'
 # lines are printed again at the end, where a CI log's tail shows them.
 test: test-deps lint
@@ -68,6 +77,7 @@ test: test-deps lint
 	  exit "$$status"; \
 	fi
 	$(MAKE) --no-print-directory fuzz-short
+	$(MAKE) --no-print-directory lab-test
 
 # The fast tier, for a developer's edit-build-test loop: lint, then every test but the slow
 # suites, which are named by what makes them slow: *TmuxTests (leamoji in a tmux terminal),

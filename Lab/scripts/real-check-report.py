@@ -79,6 +79,8 @@ def auc_interval(seconds, rounds=BOOTSTRAP_ROUNDS, seed=22):
         neg = [r[3] for r in rows if not r[1]]
         if pos and neg:
             areas.append(auc(pos, neg))
+    if not areas:  # only frightening or only benign seconds: no area to draw
+        return float("nan"), float("nan")
     areas.sort()
     return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
 
