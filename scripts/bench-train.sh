@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench-train`: how long training the shipped model takes, the exact `leamoji train` of
-# `scripts/regenerate-assets.sh model` (3,000 classic scenes, 12 epochs, batch 32, seed 42,
+# `Lab/scripts/regenerate-assets.sh model` (3,000 classic scenes, 12 epochs, batch 32, seed 42,
 # flip,crop,noise, tested on the 600 test scenes), with this build and, side by side in the
 # same run, with another build (the issue-11 peer is the version before issue 11, commit
 # 484fbab, built in its own scratch path:
@@ -48,7 +48,7 @@ run() {
   echo "$(echo "$end - $start" | bc) $load"
 }
 
-echo "leamoji train, as scripts/regenerate-assets.sh model ($EPOCHS epochs); load average at start"
+echo "leamoji train, as Lab/scripts/regenerate-assets.sh model ($EPOCHS epochs); load average at start"
 printf '%-6s %-18s %-18s %s\n' round "old (s, load)" "new (s, load)" ratio
 total_old=0
 total_new=0

@@ -3,7 +3,7 @@
 
 This is the yardstick for leamoji's Swift engine: it runs the network the way it was trained
 (batch norms kept as batch norms, in eval mode; TensorFlow "SAME" padding done explicitly with
-F.pad; ReLU6), independently of scripts/convert-efficientnet-lite0.py, so a mistake in the
+F.pad; ReLU6), independently of Lab/scripts/convert-efficientnet-lite0.py, so a mistake in the
 conversion (BN folding, layer order, padding side, residuals) shows up as a difference between
 this script's logits and leamoji's.
 

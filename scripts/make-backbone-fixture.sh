@@ -5,7 +5,7 @@
 # logits for them (scripts/efficientnet_reference.py on the original .pth, batch norms unfolded),
 # with each frame's top-1 class index and name.
 #
-# The frames are the ones scripts/fetch-backbone-frames.sh makes (centred square, Pillow
+# The frames are the ones Lab/scripts/fetch-backbone-frames.sh makes (centred square, Pillow
 # bicubic resize); the output is the same on every run.
 # Usage: scripts/make-backbone-fixture.sh
 # Environment: PYTHON (default: the venv of torch-python.sh).
@@ -13,12 +13,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 source scripts/torch-python.sh
-source scripts/efficientnet-sources.sh
+source Lab/scripts/efficientnet-sources.sh
 torch_python
 efficientnet_sources
 FRAMES=.build/backbone-frames
 DEST=Tests/LeamojiCLITests/Fixtures/backbone
-scripts/fetch-backbone-frames.sh "$FRAMES" 224 >/dev/null
+Lab/scripts/fetch-backbone-frames.sh "$FRAMES" 224 >/dev/null
 mkdir -p "$DEST"
 names=()
 for name in chelsea coffee camera rocket; do

@@ -127,7 +127,7 @@ extension LeamojiBench {
 
     @Option(
       help: ArgumentHelp(
-        "The original .pth the peers load (scripts/convert-efficientnet-lite0.sh caches it).",
+        "The original .pth the peers load (Lab/scripts/convert-efficientnet-lite0.sh caches it).",
         valueName: "path"))
     var pth = ".build/weights/efficientnet-lite0-57934424.pth"
 

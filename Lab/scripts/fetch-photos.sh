@@ -17,12 +17,12 @@
 #                                                            front is a scary cue), and
 #                                                            abstract/Elephants
 #
-# None of these is footage that scripts/check-real-footage.sh checks a model on.
-# Usage: scripts/fetch-photos.sh [FOLDER]
+# None of these is footage that Lab/scripts/check-real-footage.sh checks a model on.
+# Usage: Lab/scripts/fetch-photos.sh [FOLDER]
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-source scripts/fetch-checked.sh
+cd "$(dirname "$0")/../.."
+source Lab/scripts/fetch-checked.sh
 OUT=${1:-.build/photos}
 CACHE=${PHOTO_CACHE:-.build/photo-archives}
 command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }

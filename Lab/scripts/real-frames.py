@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the real training frames and check stills of issue 22 from data/real-frames/manifest.tsv.
 
-Called by scripts/fetch-real-frames.sh once the pinned packages are downloaded and unpacked:
+Called by Lab/scripts/fetch-real-frames.sh once the pinned packages are downloaded and unpacked:
 
     real-frames.py MANIFEST EXTRACTED OUT
     real-frames.py --files MANIFEST     (the files to unpack from each package, as
@@ -12,8 +12,8 @@ manifest's sha256 (anything else stops the run with exit status 1, naming the fi
 written as an RGB PNG:
 
     train rows -> OUT/train/<Label>/<id>.png   (Happy/, Neutral/, Scary/, as `leamoji train` reads)
-    check rows -> OUT/check/<id>.png           (scripts/make-check-clips.sh turns them into clips)
-    fresh rows -> OUT/fresh/<id>.png           (scripts/fresh-check.sh scores them)
+    check rows -> OUT/check/<id>.png           (Lab/scripts/make-check-clips.sh turns them into clips)
+    fresh rows -> OUT/fresh/<id>.png           (Lab/scripts/fresh-check.sh scores them)
 
 A path of the form <file>.wad:<LUMP> names one picture lump inside a Doom WAD (Freedoom): its
 sha256 is that of the lump's bytes, and it is decoded here (Doom picture format, colours from the

@@ -14,7 +14,7 @@ For every clip of the `train` split of each footage folder
 per second), every N-th second (default 1) is linked into OUT/{Happy,Neutral,Scary}/ as
 fr-<id>-<second>.png under its label. MANIFEST_OUT gets a copy of data/real-frames/manifest.tsv
 with one row per linked frame (its package, version and licence from the footage manifest), so
-that scripts/source-weights.py weights the frames by their package and label like the stills.
+that Lab/scripts/source-weights.py weights the frames by their package and label like the stills.
 
 Check-split clips are never linked: they are the footage check set. Standard library only; the
 same inputs give the same folder.
@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import footage_labels  # noqa: E402
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 LABELS = {"happy": "Happy", "neutral": "Neutral", "scary": "Scary"}
 
 

@@ -7,14 +7,14 @@
 # `analyze --frames` as a parent would run it (default sensitivity, picture, sound and sudden
 # scares), and scored against data/footage-rendered/labels.
 #
-# Usage: scripts/teach-trial.sh [FIRST [SECOND]]   (default nexuiz-demo1 oa-demo088-test1)
+# Usage: Lab/scripts/teach-trial.sh [FIRST [SECOND]]   (default nexuiz-demo1 oa-demo088-test1)
 # Environment: LEAMOJI_BIN (default: the release build), CLIPS (rendered clips, default
 # .build/footage-rendered/clips), WORK (default /tmp/teach-trial), L2SP (train --l2-sp; empty:
 # its default), SEED (train --seed, default 42), KEEP_FRAMES=1 (reuse frame folders already
 # sorted in WORK). About 3 minutes on the shared 2-core machine.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 FIRST=${1:-nexuiz-demo1}
 SECOND=${2:-oa-demo088-test1}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
@@ -22,7 +22,7 @@ CLIPS=${CLIPS:-.build/footage-rendered/clips}
 WORK=${WORK:-/tmp/teach-trial}
 LABELS=data/footage-rendered/labels
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
-[ -f "$CLIPS/$FIRST.mp4" ] || { echo "no clip $CLIPS/$FIRST.mp4 (scripts/render-footage.sh)" >&2; exit 1; }
+[ -f "$CLIPS/$FIRST.mp4" ] || { echo "no clip $CLIPS/$FIRST.mp4 (Lab/scripts/render-footage.sh)" >&2; exit 1; }
 mkdir -p "$WORK"
 
 # The footage scored: every check clip and the benign train clips; never a taught film.

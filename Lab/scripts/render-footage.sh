@@ -5,7 +5,7 @@
 # (train split), each captured to video with the sound the engine mixes itself. The clips are listed in data/footage-rendered/manifest.tsv and
 # labelled per second in data/footage-rendered/labels/; README.md there says how.
 #
-#   scripts/render-footage.sh [OUT]      OUT defaults to $RENDERED, else .build/footage-rendered
+#   Lab/scripts/render-footage.sh [OUT]      OUT defaults to $RENDERED, else .build/footage-rendered
 #   ONLY='freedoom1-demo1 oa-...' ...    render only these ids
 #
 # Engines and data are Debian 12 (bookworm) packages at pinned versions: a package missing or at
@@ -15,7 +15,7 @@
 # Idempotent: a clip already in OUT/clips is kept. Needs xvfb-run, ffmpeg, python3.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:-${RENDERED:-$ROOT/.build/footage-rendered}}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -130,7 +130,7 @@ log "packages and input files match their pins"
 render_doom() { # id wad lump
   local id=$1 wad=$2 lump=$3 dir=$WORK/$1
   rm -rf "$dir"; mkdir -p "$dir/home"
-  python3 "$ROOT/scripts/render_wad_lump.py" "/usr/share/games/doom/$wad.wad" "$lump" \
+  python3 "$ROOT/Lab/scripts/render_wad_lump.py" "/usr/share/games/doom/$wad.wad" "$lump" \
     "$dir/$id.lmp"
   # A config of dsda-doom's defaults with the capture settings changed: 640x480 software render,
   # captured at 35 fps (one frame per game tic), music by the built-in OPL2 emulator (no

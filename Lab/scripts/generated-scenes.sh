@@ -1,4 +1,4 @@
-# Sourced by scripts/train-real-head.sh and scripts/train-default-model.sh: what both check
+# Sourced by Lab/scripts/train-real-head.sh and Lab/scripts/train-default-model.sh: what both check
 # before training, and the generated scenes both mix with the real frames, made the same way
 # (224 px; varied scenes from SEED, classic ones, the sample videos' look, from SEED + 1).
 

@@ -5,7 +5,7 @@ timeline leamoji wrote, and the ROC area of its per-second scary probability.
     real-check-report.py MOVIEDATA CLIPS MANIFEST [FOOTAGE] [--footage-check MOVIEDATA]
 
 MOVIEDATA is the MovieData.json that `leamoji analyze --frames` wrote for every clip; CLIPS the
-folder with each clip's <id>.truth.json (scripts/make-check-clips.sh); MANIFEST
+folder with each clip's <id>.truth.json (Lab/scripts/make-check-clips.sh); MANIFEST
 data/real-frames/manifest.tsv (for each still's package); FOOTAGE another MovieData.json
 (written with --frames) whose every entry is benign at every second: the PyPI footage of
 check-real-footage.sh, its source "PyPI footage" and tag footage-benign. --footage-check names
@@ -41,7 +41,7 @@ import footage_labels  # noqa: E402
 import real_manifest  # noqa: E402
 
 LAB_BIN = os.environ.get("LEAMOJI_LAB_BIN") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "leamoji-lab")
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "release", "leamoji-lab")
 
 
 def auc(pos, neg):
@@ -79,6 +79,8 @@ def auc_interval(seconds, rounds=BOOTSTRAP_ROUNDS, seed=22):
         neg = [r[3] for r in rows if not r[1]]
         if pos and neg:
             areas.append(auc(pos, neg))
+    if not areas:  # only frightening or only benign seconds: no area to draw
+        return float("nan"), float("nan")
     areas.sort()
     return areas[int(0.05 * len(areas))], areas[int(0.95 * len(areas)) - 1]
 
@@ -177,7 +179,7 @@ def main():
     if footage_check:
         with open(footage_check, encoding="utf-8") as f:
             analysed = {m["id"]: m for m in json.load(f)}
-        truth = footage_truth(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+        truth = footage_truth(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data"))
         for ident in sorted(set(analysed) & set(truth)):
             movies["clip:" + ident] = analysed[ident]
             package, labels = truth[ident]

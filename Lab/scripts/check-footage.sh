@@ -2,18 +2,18 @@
 # The footage check: analyses every clip of data/footage (and
 # data/footage-rendered when it exists and its clips are rendered) twice, with the picture alone
 # (--signals picture) and with the picture, sound and sudden scares (the default), and prints
-# scripts/footage-report.py's figures per split for both. The fetched clips come by
-# scripts/fetch-footage.sh (run here); the rendered ones by scripts/render-footage.sh, run
+# Lab/scripts/footage-report.py's figures per split for both. The fetched clips come by
+# Lab/scripts/fetch-footage.sh (run here); the rendered ones by Lab/scripts/render-footage.sh, run
 # beforehand (it installs the game engines and about 1.2 GB of packages, and takes about half
 # an hour on 2 cores), else that set is left out.
 #
-# Usage: scripts/check-footage.sh [MODEL]   (default: the shipped model)
+# Usage: Lab/scripts/check-footage.sh [MODEL]   (default: the shipped model)
 # Environment: LEAMOJI_BIN (default: the release build), FOOTAGE (fetched clips, default
 # .build/footage), RENDERED (rendered clips, default .build/footage-rendered), FOOTAGE_KEEP (a
 # folder to keep the two MovieData.json files in), FOOTAGE_SENSITIVITY (default normal).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 MODEL=${1:-Models/leamoji.safetensors}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 FOOTAGE=${FOOTAGE:-.build/footage}
@@ -21,7 +21,7 @@ RENDERED=${RENDERED:-.build/footage-rendered}
 SENSITIVITY=${FOOTAGE_SENSITIVITY:-normal}
 [ -x "$BIN" ] || { echo "no leamoji binary at $BIN (make release)" >&2; exit 1; }
 
-scripts/fetch-footage.sh "$FOOTAGE" >&2
+Lab/scripts/fetch-footage.sh "$FOOTAGE" >&2
 KEEP=${FOOTAGE_KEEP:-$(mktemp -d)}
 mkdir -p "$KEEP"
 folders=(--footage data/footage)
@@ -44,5 +44,5 @@ for run in picture fused; do
       --sensitivity "$SENSITIVITY" --signals "$signals" >/dev/null
   done
 done
-python3 scripts/footage-report.py "picture=$KEEP/picture.MovieData.json" \
+python3 Lab/scripts/footage-report.py "picture=$KEEP/picture.MovieData.json" \
   "fused=$KEEP/fused.MovieData.json" "${folders[@]}"

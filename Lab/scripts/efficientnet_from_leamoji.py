@@ -118,7 +118,8 @@ def main():
         return
     if not args.pth:
         sys.exit("--compare needs --pth")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    # The PyTorch reference stays in the repository's scripts/ (leamoji's tests run it too).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
     import efficientnet_reference as ref
     expected = ref.load(args.pth)(torch.from_numpy(
         np.stack([ref.read_png(p, height) for p in args.png]))).numpy()

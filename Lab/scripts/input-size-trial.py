@@ -27,10 +27,11 @@ import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+# The PyTorch reference stays in the repository's scripts/ (leamoji's tests run it too).
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import efficientnet_reference as ref  # noqa: E402
 
-# The ROC area `make real-check` reports (scripts/real-check-report.py), not a second one.
+# The ROC area `make real-check` reports (Lab/scripts/real-check-report.py), not a second one.
 _spec = importlib.util.spec_from_file_location(
     "real_check_report", os.path.join(HERE, "real-check-report.py"))
 real_check_report = importlib.util.module_from_spec(_spec)

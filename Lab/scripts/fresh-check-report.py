@@ -2,7 +2,7 @@
 """Scores a model on the fresh sources (data/real-frames/manifest.tsv, split "fresh"): game
 sprites from packages that no model was trained on and that no threshold or recipe was chosen
 on, so the figures say how a model carries over to art it has never met, not how well it was
-tuned (`make real-check` prints them after the check set's; scripts/fresh-check.sh).
+tuned (`make real-check` prints them after the check set's; Lab/scripts/fresh-check.sh).
 
     fresh-check-report.py CLASSIFIED MANIFEST MODEL_JSON [MODEL]
 
@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import real_manifest  # noqa: E402
 
 # The ROC area, its bootstrap interval over items, the percentages and the sensitivities'
-# thresholds are the check set's own (scripts/real-check-report.py), so both judges count alike;
+# thresholds are the check set's own (Lab/scripts/real-check-report.py), so both judges count alike;
 # here every still is one item.
 _spec = importlib.util.spec_from_file_location(
     "real_check_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-check-report.py"))

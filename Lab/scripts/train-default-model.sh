@@ -3,7 +3,7 @@
 # (`leamoji-lab train --experts`; docs/model.md, "The default model"):
 #
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
-#              weighted by its source (scripts/source-weights.py), and 30 generated classic
+#              weighted by its source (Lab/scripts/source-weights.py), and 30 generated classic
 #              scenes per mood: what answers for real footage
 #   secondary  a head with 64 hidden units, --l2 0.1, on the weighted real frames, 450
 #              generated varied and 150 classic scenes per mood: what answers for generated
@@ -14,12 +14,12 @@
 #
 # Every head: --balance, 20 epochs, the last one kept (--validation-split 0), seed SEED.
 #
-#   scripts/train-default-model.sh [OUTPUT [CARD OPTIONS...]]   # default .build/default-model.safetensors
+#   Lab/scripts/train-default-model.sh [OUTPUT [CARD OPTIONS...]]   # default .build/default-model.safetensors
 #
 # CARD OPTIONS go to the last `leamoji-lab train` (--author, --version, --created, --description,
 # --license, --scary-threshold, --evaluation). Environment: SEED (default 42), LEAMOJI_BIN
 # (default: the release build), REAL_CHECK=0 (skip scoring on the real check set),
-# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to scripts/check-real-footage.sh), REAL_TRAIN
+# REAL_CHECK_TUNED / REAL_CHECK_SUMMARY (passed to Lab/scripts/check-real-footage.sh), REAL_TRAIN
 # (the real frames' folder, default .build/real-frames/train: a trial's own copy),
 # REAL_MANIFEST (the manifest source-weights.py groups them by, default
 # data/real-frames/manifest.tsv: a trial's own), SOURCE_WEIGHTS=0 (each real frame once,
@@ -28,10 +28,10 @@
 # the real frames under their labels, weighted by package like them; FOOTAGE_EVERY=N takes every
 # N-th second; the trial of docs/model-trials.md, 2026-11-28, not the default). The
 # backbone, .build/efficientnet-lite2-192.safetensors, is converted when missing (Apache-2.0,
-# scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
+# Lab/scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192). The same inputs, seed and
 # --created give the same bytes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=${1:-.build/default-model.safetensors}
 shift $(($# > 0 ? 1 : 0))
 CARD=("$@")
@@ -39,9 +39,9 @@ SEED=${SEED:-42}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 LAB=${LEAMOJI_LAB_BIN:-$(swift build -c release --show-bin-path)/leamoji-lab}
 BACKBONE=.build/efficientnet-lite2-192.safetensors
-. scripts/generated-scenes.sh
+. Lab/scripts/generated-scenes.sh
 require_training_inputs train-default-model "$LAB"
-[ -f "$BACKBONE" ] || scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
+[ -f "$BACKBONE" ] || Lab/scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -52,7 +52,7 @@ generated_scenes "$LAB" "$WORK" "$SEED" 450 150
 MANIFEST=${REAL_MANIFEST:-data/real-frames/manifest.tsv}
 if [ -n "${FOOTAGE_FRAMES:-}" ]; then
   # The real frames and the training footage's seconds, side by side, as links.
-  python3 scripts/footage-frames.py "$FOOTAGE_FRAMES" "$WORK/footage" "$WORK/manifest.tsv" \
+  python3 Lab/scripts/footage-frames.py "$FOOTAGE_FRAMES" "$WORK/footage" "$WORK/manifest.tsv" \
     --every "${FOOTAGE_EVERY:-1}"
   for label in Happy Neutral Scary; do
     mkdir -p "$WORK/with-footage/$label"
@@ -66,7 +66,7 @@ fi
 REAL=$REAL_TRAIN
 if [ "${SOURCE_WEIGHTS:-1}" != 0 ]; then
   REAL="$WORK/real"
-  python3 scripts/source-weights.py "$REAL_TRAIN" "$MANIFEST" "$REAL"
+  python3 Lab/scripts/source-weights.py "$REAL_TRAIN" "$MANIFEST" "$REAL"
 fi
 
 # Folders of links: the real frames under their own names, generated scenes as gen-* and
@@ -106,4 +106,4 @@ done
   "${CARD[@]}" --output "$OUT" --overwrite
 [ "${REAL_CHECK:-1}" = 0 ] && exit 0
 echo "train-default-model: scoring $OUT on the real check set"
-LEAMOJI_BIN="$BIN" scripts/check-real-footage.sh "$OUT"
+LEAMOJI_BIN="$BIN" Lab/scripts/check-real-footage.sh "$OUT"

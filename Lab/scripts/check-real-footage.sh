@@ -22,24 +22,24 @@
 #
 # Then the real check set (unless REAL_CHECK_FRAMES=0): frightening and benign stills
 # from Debian packages that the real training frames never use (data/real-frames/manifest.tsv,
-# split "check", fetched by scripts/fetch-real-frames.sh), each a 5-second clip with per-second
+# split "check", fetched by Lab/scripts/fetch-real-frames.sh), each a 5-second clip with per-second
 # truth, and six clips that turn from benign to frightening at second 3
-# (scripts/make-check-clips.sh). The clips above join them as benign items. Everything is
-# analysed once with --frames, and scripts/real-check-report.py prints the share of frightening
+# (Lab/scripts/make-check-clips.sh). The clips above join them as benign items. Everything is
+# analysed once with --frames, and Lab/scripts/real-check-report.py prints the share of frightening
 # seconds called scary, of frightening items with at least one scary second, of benign seconds
 # called scary (all, bright frightening, dark benign, per source) and the ROC area of the
 # per-second scary probability.
 #
-# Last (unless REAL_CHECK_FRAMES=0 or REAL_CHECK_FRESH=0), scripts/fresh-check.sh: the same model
+# Last (unless REAL_CHECK_FRAMES=0 or REAL_CHECK_FRESH=0), Lab/scripts/fresh-check.sh: the same model
 # on the fresh sources (split "fresh": game sprites no model trains on and no threshold or recipe
 # was chosen on), per source, so a check-set figure can be told from what its tuning flatters.
 #
-# Last (unless REAL_CHECK_FOOTAGE=0), scripts/check-footage.sh: footage with sound and per-second
+# Last (unless REAL_CHECK_FOOTAGE=0), Lab/scripts/check-footage.sh: footage with sound and per-second
 # truth (data/footage, data/footage-rendered), analysed with the picture alone and with sound.
 # Its check clips (the moving footage check set) also join the real check set's report as a group
 # of their own, and the tuned thresholds are tuned on stills and footage together.
 #
-# Usage: scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
+# Usage: Lab/scripts/check-real-footage.sh [MODEL]   (default: the shipped model)
 # Environment: REAL_CHECK_SENSITIVITY (analyze --sensitivity for the check set, default normal),
 # REAL_CHECK_TUNED / REAL_CHECK_TUNED_HIGH / REAL_CHECK_TUNED_LOW / REAL_CHECK_SUMMARY (files to
 # write the tuned thresholds of --sensitivity normal, high and low and a one-line summary of the
@@ -49,11 +49,11 @@
 # .build/real-footage), REAL_CHECK_FRAMES=0 (only the footage), REAL_FRAMES / REAL_CHECK (the
 # stills' and clips' folders, default .build/real-frames and .build/real-check/clips),
 # REAL_CHECK_KEEP (a folder to keep the analyses in: check.json, MovieData.json and footage/, to run
-# scripts/real-check-report.py on again), REAL_CHECK_FRESH=0 (skip the fresh sources).
+# Lab/scripts/real-check-report.py on again), REAL_CHECK_FRESH=0 (skip the fresh sources).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-source scripts/fetch-checked.sh
+cd "$(dirname "$0")/../.."
+source Lab/scripts/fetch-checked.sh
 MODEL=${1:-Models/leamoji.safetensors}
 CACHE=${REAL_FOOTAGE:-.build/real-footage}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
@@ -92,8 +92,8 @@ checks=()
 if [ "${REAL_CHECK_FRAMES:-1}" != 0 ]; then
   REAL_FRAMES=${REAL_FRAMES:-.build/real-frames}
   CHECK_CLIPS=${REAL_CHECK:-.build/real-check/clips}
-  scripts/fetch-real-frames.sh "$REAL_FRAMES" >/dev/null
-  REAL_FRAMES=$REAL_FRAMES scripts/make-check-clips.sh "$CHECK_CLIPS"
+  Lab/scripts/fetch-real-frames.sh "$REAL_FRAMES" >/dev/null
+  REAL_FRAMES=$REAL_FRAMES Lab/scripts/make-check-clips.sh "$CHECK_CLIPS"
   checks=("$CHECK_CLIPS"/*.mp4)
 fi
 
@@ -124,7 +124,7 @@ awk '
 footage_check=()
 if [ "${REAL_CHECK_FOOTAGE:-1}" != 0 ]; then
   FOOTAGE_KEEP="$WORK/footage" FOOTAGE_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" \
-    LEAMOJI_BIN="$BIN" scripts/check-footage.sh "$MODEL" >"$WORK/footage-report.txt"
+    LEAMOJI_BIN="$BIN" Lab/scripts/check-footage.sh "$MODEL" >"$WORK/footage-report.txt"
   footage_check=(--footage-check "$WORK/footage/picture.MovieData.json")
 fi
 if [ ${#checks[@]} -gt 0 ]; then
@@ -137,12 +137,12 @@ if [ ${#checks[@]} -gt 0 ]; then
   "$BIN" model "$MODEL" --json >"$WORK/model.json"
   [ -x "$LAB_BIN" ] || { echo "no leamoji-lab binary at $LAB_BIN (make lab)" >&2; exit 1; }
   REAL_CHECK_SENSITIVITY="${REAL_CHECK_SENSITIVITY:-normal}" REAL_CHECK_MODEL_JSON="$WORK/model.json" \
-    LEAMOJI_LAB_BIN="$LAB_BIN" python3 scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
+    LEAMOJI_LAB_BIN="$LAB_BIN" python3 Lab/scripts/real-check-report.py "$WORK/check.json" "$CHECK_CLIPS" \
     data/real-frames/manifest.tsv "$WORK/MovieData.json" "${footage_check[@]}"
 fi
 if [ ${#checks[@]} -gt 0 ] && [ "${REAL_CHECK_FRESH:-1}" != 0 ]; then
   echo
-  LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" REAL_FRAMES_FETCHED=1 scripts/fresh-check.sh "$MODEL"
+  LEAMOJI_BIN="$BIN" REAL_FRAMES="$REAL_FRAMES" REAL_FRAMES_FETCHED=1 Lab/scripts/fresh-check.sh "$MODEL"
 fi
 if [ "${REAL_CHECK_FOOTAGE:-1}" != 0 ]; then
   echo

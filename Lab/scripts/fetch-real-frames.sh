@@ -5,12 +5,12 @@
 # Nothing here is committed but the manifest; downloads and unpacked files are cached.
 #
 #   OUT/train/Happy|Neutral|Scary/<id>.png   training images, as `leamoji train OUT/train` reads
-#   OUT/check/<id>.png                       check stills (scripts/make-check-clips.sh makes clips)
-#   OUT/fresh/<id>.png                       fresh-source stills (scripts/fresh-check.sh scores them)
+#   OUT/check/<id>.png                       check stills (Lab/scripts/make-check-clips.sh makes clips)
+#   OUT/fresh/<id>.png                       fresh-source stills (Lab/scripts/fresh-check.sh scores them)
 #
 # Every .deb is fetched by exact version from deb.debian.org's pool and its sha256 checked
 # (a mismatch stops the run); only the manifest's files are unpacked (dpkg-deb | tar), and each
-# is checked against the manifest's sha256 before scripts/real-frames.py converts it to PNG
+# is checked against the manifest's sha256 before Lab/scripts/real-frames.py converts it to PNG
 # (transparent pictures over a background picked by id, longer side at most 640 px; Freedoom's
 # sprites are lumps of its WAD, "freedoom2.wad:TROOA1", and UFO: Alien Invasion's pictures members
 # of its .pk3 zip archive, and Cataclysm: DDA's and Angband's sprites tiles of a sheet,
@@ -18,15 +18,15 @@
 # When bookworm's pool moves on to a newer version, set DEBIAN_POOL to a snapshot, e.g.
 # DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
 #
-# Usage: scripts/fetch-real-frames.sh [OUT]    (default .build/real-frames)
+# Usage: Lab/scripts/fetch-real-frames.sh [OUT]    (default .build/real-frames)
 # Environment: REAL_FRAMES_CACHE (default .build/real-frames-cache), PYTHON (a Python 3 with
 # Pillow; default /usr/bin/python3, Debian's python3-pil), DEBIAN_POOL.
 # Tools: curl, dpkg-deb, tar, sha256sum, python3 + python3-pil (apt-get install curl dpkg tar
 # coreutils python3 python3-pil). About 3 GB of downloads the first time.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-source scripts/fetch-checked.sh
+cd "$(dirname "$0")/../.."
+source Lab/scripts/fetch-checked.sh
 OUT=${1:-.build/real-frames}
 CACHE=${REAL_FRAMES_CACHE:-.build/real-frames-cache}
 MANIFEST=data/real-frames/manifest.tsv
@@ -94,7 +94,7 @@ fetch_checked "$CACHE/debs" "${DEBS[@]}"
 # the list of wanted paths is kept beside it and compared). real-frames.py names the file each
 # manifest path is in (a WAD, an archive, a tile sheet), as it reads them.
 mkdir -p "$CACHE/x"
-files=$("$PYTHON" scripts/real-frames.py --files "$MANIFEST")
+files=$("$PYTHON" Lab/scripts/real-frames.py --files "$MANIFEST")
 for entry in "${DEBS[@]}"; do
   IFS='|' read -r file _ _ <<<"$entry"
   pkg=${file%%_*}
@@ -110,5 +110,5 @@ for entry in "${DEBS[@]}"; do
   printf '%s\n' "$want" >"$dir.list"
 done
 
-"$PYTHON" scripts/real-frames.py "$MANIFEST" "$CACHE/x" "$OUT"
+"$PYTHON" Lab/scripts/real-frames.py "$MANIFEST" "$CACHE/x" "$OUT"
 echo "training images in $OUT/train, check stills in $OUT/check"

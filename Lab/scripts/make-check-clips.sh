@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real check set of issue 22 as short clips with per-second truth, from the check stills that
-# scripts/fetch-real-frames.sh writes (data/real-frames/manifest.tsv, split "check": packages that
+# Lab/scripts/fetch-real-frames.sh writes (data/real-frames/manifest.tsv, split "check": packages that
 # the training split never uses). Nothing here is committed; clips are cached.
 #
 #   CLIPS/<id>.mp4         5 s, 640x480, 10 fps: the still letterboxed on black, zooming slowly in
@@ -13,18 +13,18 @@
 # Tags (from the manifest): bright-frightening, dark-frightening, bright-benign, dark-benign;
 # "dark" means the still's mean luma (on grey, 0-1) is below 0.3, decided when it was labelled.
 #
-# Usage: scripts/make-check-clips.sh [CLIPS]   (default .build/real-check/clips)
+# Usage: Lab/scripts/make-check-clips.sh [CLIPS]   (default .build/real-check/clips)
 # Environment: REAL_FRAMES (default .build/real-frames: where the check stills are).
 # Tools: ffmpeg (apt-get install ffmpeg), python3 (standard library only).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 CLIPS=${1:-.build/real-check/clips}
 FRAMES=${REAL_FRAMES:-.build/real-frames}
 MANIFEST=data/real-frames/manifest.tsv
 command -v ffmpeg >/dev/null || { echo "ffmpeg is needed: apt-get install ffmpeg" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "python3 is needed: apt-get install python3" >&2; exit 1; }
-[ -d "$FRAMES/check" ] || { echo "no check stills in $FRAMES/check: run scripts/fetch-real-frames.sh" >&2; exit 1; }
+[ -d "$FRAMES/check" ] || { echo "no check stills in $FRAMES/check: run Lab/scripts/fetch-real-frames.sh" >&2; exit 1; }
 mkdir -p "$CLIPS"
 
 FPS=10
@@ -63,7 +63,7 @@ benign=() scary=()
 while IFS=$'\t' read -r id split label package version path licence sha tags what; do
   [ "$split" = check ] || continue
   still="$FRAMES/check/$id.png"
-  [ -f "$still" ] || { echo "$still missing: run scripts/fetch-real-frames.sh" >&2; exit 1; }
+  [ -f "$still" ] || { echo "$still missing: run Lab/scripts/fetch-real-frames.sh" >&2; exit 1; }
   [ "$label" = scary ] && scary+=("$id|$package $version $path|$tags") || benign+=("$id|$package $version $path|$tags")
   if [ ! -f "$CLIPS/$id.mp4" ] || [ "$still" -nt "$CLIPS/$id.mp4" ]; then
     render "$still" 5 "$CLIPS/$id.mp4"

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Checks data/footage: the manifest's columns, one label file per clip with one row per
 second from 0 to seconds-1 (labels happy/neutral/scary), and that no package is in both
-splits. With a folder of fetched clips (scripts/fetch-footage.sh's OUT/clips), also each
+splits. With a folder of fetched clips (Lab/scripts/fetch-footage.sh's OUT/clips), also each
 clip's sha256. Prints per split: clips, seconds, scary seconds; exits 1 on any fault.
 
-Usage: scripts/footage_check.py [CLIPS_FOLDER]
+Usage: Lab/scripts/footage_check.py [CLIPS_FOLDER]
 """
 import csv, hashlib, os, sys
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "footage")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "footage")
 COLUMNS = ["id", "split", "package", "version", "path", "licence", "sha256", "seconds", "has_audio", "what"]
 LABELS = {"happy", "neutral", "scary"}
 

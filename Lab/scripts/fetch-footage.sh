@@ -16,13 +16,13 @@
 # version, set DEBIAN_POOL to a snapshot, e.g.
 # DEBIAN_POOL=https://snapshot.debian.org/archive/debian/20251101T000000Z.
 #
-# Usage: scripts/fetch-footage.sh [OUT]    (default: $FOOTAGE, else .build/footage)
+# Usage: Lab/scripts/fetch-footage.sh [OUT]    (default: $FOOTAGE, else .build/footage)
 # Tools: curl, dpkg-deb, tar, sha256sum (apt-get install curl dpkg tar coreutils).
 # About 390 MB of downloads the first time (FreeCol's package alone is 142 MB).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-source scripts/fetch-checked.sh
+cd "$(dirname "$0")/../.."
+source Lab/scripts/fetch-checked.sh
 OUT=${1:-${FOOTAGE:-.build/footage}}
 MANIFEST=data/footage/manifest.tsv
 POOL=${DEBIAN_POOL:-https://deb.debian.org/debian}

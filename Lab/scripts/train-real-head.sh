@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A candidate for the default model (issue 22): a head on EfficientNet-Lite0 trained on the real
-# labelled frames (scripts/fetch-real-frames.sh) plus generated 224x224 scenes, every label shown
+# labelled frames (Lab/scripts/fetch-real-frames.sh) plus generated 224x224 scenes, every label shown
 # equally often (--balance), then scored on the real check set (make real-check). The defaults
 # make model 2.1; docs/model.md and docs/model-trials.md list the trials made with other settings.
 #
-#   scripts/train-real-head.sh [OUTPUT [TRAIN OPTIONS...]]   # default .build/real-head.safetensors
+#   Lab/scripts/train-real-head.sh [OUTPUT [TRAIN OPTIONS...]]   # default .build/real-head.safetensors
 #
 # TRAIN OPTIONS are passed to `leamoji-lab train` as given (model card: --author, --version,
 # --created, --description, --license, --scary-threshold, --evaluation); without a
@@ -14,14 +14,14 @@
 # (generated classic scenes per label, the look of the sample videos, default 150), SEED
 # (default 42), BACKBONE (default efficientnet-lite0, the committed one; the path
 # .build/efficientnet-lite2.safetensors is made when missing by
-# `scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224`), HEAD_OPTIONS (extra train
+# `Lab/scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224`), HEAD_OPTIONS (extra train
 # options, default "--fine-tune 2 --epochs 20"; e.g. "--hidden 64 --l2 0.1 --validation-split 0
 # --epochs 20" for the Lite2 trials), LEAMOJI_BIN (default:
 # the release build), REAL_CHECK=0 (skip the check set), REAL_TRAIN (the real frames' folder,
 # default .build/real-frames/train). The same inputs, options, seed and
 # SOURCE_DATE_EPOCH (or --created) give the same bytes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 OUT=${1:-.build/real-head.safetensors}
 shift $(($# > 0 ? 1 : 0))
 CARD=("$@")
@@ -35,10 +35,10 @@ BACKBONE=${BACKBONE:-efficientnet-lite0}
 HEAD_OPTIONS=${HEAD_OPTIONS:---fine-tune 2 --epochs 20}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 LAB=${LEAMOJI_LAB_BIN:-$(swift build -c release --show-bin-path)/leamoji-lab}
-. scripts/generated-scenes.sh
+. Lab/scripts/generated-scenes.sh
 require_training_inputs train-real-head "$LAB"
 if [ ! -f "$BACKBONE" ] && [ "$BACKBONE" = .build/efficientnet-lite2.safetensors ]; then
-  scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224 --out "$BACKBONE" >&2
+  Lab/scripts/convert-efficientnet-lite0.sh --variant lite2 --size 224 --out "$BACKBONE" >&2
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-real-head.XXXXXX")
@@ -60,4 +60,4 @@ done
   "${CARD[@]}" --output "$OUT" --overwrite
 [ "${REAL_CHECK:-1}" = 0 ] && exit 0
 echo "train-real-head: scoring $OUT on the real check set"
-LEAMOJI_BIN="$BIN" scripts/check-real-footage.sh "$OUT"
+LEAMOJI_BIN="$BIN" Lab/scripts/check-real-footage.sh "$OUT"
