@@ -27,9 +27,11 @@
 # 1.2: generated scenes only) were made by this script's earlier versions, in git history.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# (The description keeps the converter's path of when model 2.6 was made, scripts/: it is part of
-# the committed file, which this script writes again byte for byte.)
-MODEL_DESCRIPTION="Happy, neutral or scary, for a parent's heads-up: two heads on the EfficientNet-Lite2 ImageNet backbone at 192 px (Apache-2.0, converted by scripts/convert-efficientnet-lite0.sh) and a gate that picks one per picture: a linear head for real footage, trained on real labelled pictures from Debian packages (game and film art, portraits, unit sprites, 3D renders, level shots, photos, wallpapers, clip art: Wesnoth, Hedgewars, SuperTux, Tux Paint stamps, Dungeon Crawl, MegaGlest, FreeOrion, UFO: Alien Invasion, Freedink, OpenArena, Nexuiz, Cube 2, Widelands, Blob Wars, Alien Blaster, Holotz's Castle, Teeworlds, Palapeli and jigzo, GNOME and KDE wallpapers; GPL-2+, GPL-2, GPL-3+, CC-BY-SA-3.0, CC-BY-3.0, GFDL-1.3, Zlib; each file in data/real-frames/manifest.tsv; each package's pictures of a label weighted by the square root of their number), and one for leamoji's generated scenes (varied and classic). Its labels follow docs/labelling.md (monsters and gore, and violence and peril: shooting, fights, attacks). Its scary thresholds are tuned on the timeline a parent sees (after smoothing) of a real check set from other packages (Freedoom, Flare, Endless Sky, Openclipart, Blocks of the Undead, Ardentryst), PyPI footage and moving footage (Freedoom's demos, FreeCol's and other intro films), at most a share of benign seconds called scary in the stills and in the footage each. It still misses about a fifth of the real frightening seconds of its stills and most of those of moving footage; see evaluation and docs/model.md."
+# The default model's declared recipe (its card's text, data and options); another recipe, e.g.
+# a trial's copy, with RECIPE=FILE.
+RECIPE=${RECIPE:-Lab/recipes/leamoji-2.6.recipe}
+# shellcheck source=/dev/null
+. "$RECIPE"
 what="${1:-all}"
 
 make --no-print-directory release lab >/dev/null
@@ -49,12 +51,12 @@ if [ "$what" = all ] || [ "$what" = model ]; then
   make --no-print-directory real-frames
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  card=(--author "the leamoji project" --version 2.6 --created "${MODEL_CREATED:-2026-11-28}"
-    --license Apache-2.0 --description "$MODEL_DESCRIPTION")
+  card=(--author "$AUTHOR" --version "$VERSION" --created "${MODEL_CREATED:-$CREATED}"
+    --license "$LICENSE" --description "$DESCRIPTION")
   # (The fresh sources are left to `make real-check` on the model written: this one's card has no
   # thresholds yet, and nothing is picked on them.)
   REAL_CHECK_TUNED="$work/tuned" REAL_CHECK_TUNED_HIGH="$work/high" \
-    REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" LEAMOJI_LAB_BIN="$lab" REAL_CHECK_FRESH=0 \
+    REAL_CHECK_TUNED_LOW="$work/low" LEAMOJI_BIN="$leamoji" LEAMOJI_LAB_BIN="$lab" RECIPE="$RECIPE" REAL_CHECK_FRESH=0 \
     Lab/scripts/train-default-model.sh "$work/trained.safetensors" "${card[@]}"
   tuned=$(cat "$work/tuned")
   REAL_CHECK_SENSITIVITY="$tuned" REAL_CHECK_SUMMARY="$work/summary" LEAMOJI_BIN="$leamoji" \

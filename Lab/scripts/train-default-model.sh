@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The default model (2.5): two heads on EfficientNet-Lite2 at 192 px joined by a gate
+# The default model, as its declared recipe says (Lab/recipes/leamoji-2.6.recipe, or RECIPE=FILE;
+# the figures below are 2.6's): two heads on EfficientNet-Lite2 at 192 px joined by a gate
 # (`leamoji-lab train --experts`; docs/model.md, "The default model"):
 #
 #   primary    a linear head, --l2 1, on the real labelled frames (make real-frames), each
@@ -35,21 +36,28 @@ cd "$(dirname "$0")/../.."
 OUT=${1:-.build/default-model.safetensors}
 shift $(($# > 0 ? 1 : 0))
 CARD=("$@")
-SEED=${SEED:-42}
+# The recipe (Lab/recipes/*.recipe) gives the data and options; SEED, REAL_MANIFEST and
+# SOURCE_WEIGHTS in the environment override its values (for trials).
+RECIPE=${RECIPE:-Lab/recipes/leamoji-2.6.recipe}
+given_seed=${SEED:-} given_manifest=${REAL_MANIFEST:-} given_weights=${SOURCE_WEIGHTS:-}
+# shellcheck source=/dev/null
+. "$RECIPE"
+SEED=${given_seed:-$SEED} REAL_MANIFEST=${given_manifest:-$REAL_MANIFEST}
+SOURCE_WEIGHTS=${given_weights:-$SOURCE_WEIGHTS}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
 LAB=${LEAMOJI_LAB_BIN:-$(swift build -c release --show-bin-path)/leamoji-lab}
-BACKBONE=.build/efficientnet-lite2-192.safetensors
+BACKBONE=.build/efficientnet-$BACKBONE_VARIANT-$BACKBONE_SIZE.safetensors
 . Lab/scripts/generated-scenes.sh
 require_training_inputs train-default-model "$LAB"
-[ -f "$BACKBONE" ] || Lab/scripts/convert-efficientnet-lite0.sh --variant lite2 --size 192 --out "$BACKBONE" >&2
+[ -f "$BACKBONE" ] || Lab/scripts/convert-efficientnet-lite0.sh --variant "$BACKBONE_VARIANT" --size "$BACKBONE_SIZE" --out "$BACKBONE" >&2
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/leamoji-default-model.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-generated_scenes "$LAB" "$WORK" "$SEED" 450 150
+generated_scenes "$LAB" "$WORK" "$SEED" "$VARIED" "$CLASSIC"
 
 # The real frames, each linked round(sqrt(N / n)) times, n its (package, label) group's size and N
 # the largest group's: so that Wesnoth's 133 scary sprites do not decide alone what scary is.
-MANIFEST=${REAL_MANIFEST:-data/real-frames/manifest.tsv}
+MANIFEST=$REAL_MANIFEST
 if [ -n "${FOOTAGE_FRAMES:-}" ]; then
   # The real frames and the training footage's seconds, side by side, as links.
   python3 Lab/scripts/footage-frames.py "$FOOTAGE_FRAMES" "$WORK/footage" "$WORK/manifest.tsv" \
@@ -64,13 +72,13 @@ if [ -n "${FOOTAGE_FRAMES:-}" ]; then
   MANIFEST="$WORK/manifest.tsv"
 fi
 REAL=$REAL_TRAIN
-if [ "${SOURCE_WEIGHTS:-1}" != 0 ]; then
+if [ "$SOURCE_WEIGHTS" != 0 ]; then
   REAL="$WORK/real"
   python3 Lab/scripts/source-weights.py "$REAL_TRAIN" "$MANIFEST" "$REAL"
 fi
 
 # Folders of links: the real frames under their own names, generated scenes as gen-* and
-# classic-* (the first 30 classic per mood go to the primary too).
+# classic-* (the first PRIMARY_CLASSIC classic per mood go to the primary too).
 for label in Happy Neutral Scary; do
   mkdir -p "$WORK/primary/$label" "$WORK/secondary/$label" "$WORK/gate/Primary" "$WORK/gate/Secondary"
   for f in "$REAL/$label"/*.png; do
@@ -82,7 +90,7 @@ for label in Happy Neutral Scary; do
     name="classic-$(basename "$f")"
     ln -s "$f" "$WORK/secondary/$label/$name"
     ln -s "$f" "$WORK/gate/Secondary/$name"
-    if [ "$n" -lt 30 ]; then ln -s "$f" "$WORK/primary/$label/$name"; fi
+    if [ "$n" -lt "$PRIMARY_CLASSIC" ]; then ln -s "$f" "$WORK/primary/$label/$name"; fi
     n=$((n + 1))
   done
   for f in "$WORK/varied/Training Data/$label"/*.png; do
@@ -91,14 +99,17 @@ for label in Happy Neutral Scary; do
   done
 done
 
-common=(--backbone "$BACKBONE" --balance --validation-split 0 --epochs 20 --seed "$SEED")
+common=(--backbone "$BACKBONE" --balance --validation-split 0 --epochs "$EPOCHS" --seed "$SEED")
 # The experts' cards carry the model's creation date too: their SHA-256s go on its card.
 dated=()
 for ((i = 0; i + 1 < ${#CARD[@]}; i++)); do
   if [ "${CARD[$i]}" = --created ]; then dated=(--created "${CARD[$((i + 1))]}"); fi
 done
-"$LAB" train "$WORK/primary" "${common[@]}" "${dated[@]}" --l2 1 --output "$WORK/real.safetensors" >&2
-"$LAB" train "$WORK/secondary" "${common[@]}" "${dated[@]}" --hidden 64 --l2 0.1 \
+read -r -a primary_options <<<"$PRIMARY_OPTIONS"
+read -r -a secondary_options <<<"$SECONDARY_OPTIONS"
+"$LAB" train "$WORK/primary" "${common[@]}" "${dated[@]}" "${primary_options[@]}" \
+  --output "$WORK/real.safetensors" >&2
+"$LAB" train "$WORK/secondary" "${common[@]}" "${dated[@]}" "${secondary_options[@]}" \
   --output "$WORK/generated.safetensors" >&2
 [[ " ${CARD[*]} " == *" --license "* ]] || CARD+=(--license Apache-2.0)
 "$LAB" train "$WORK/gate" "${common[@]}" \
