@@ -31,12 +31,7 @@ done
 torch_python
 
 PYPI=https://files.pythonhosted.org/packages
-SKIMAGE=scikit_image-0.26.0-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl
-MATE=mate-backgrounds_1.26.0-1_all.deb
-# file|sha256|url (the same pins as fetch-photos.sh and check-real-footage.sh)
-fetch_checked "$PHOTO_ARCHIVES" \
-  "$SKIMAGE|74aa5518ccea28121f57a95374581d3b979839adc25bb03f289b1bc9b99c58af|$PYPI/a5/2a/e71c1a7d90e70da67b88ccc609bd6ae54798d5847369b15d3a8052232f9d/$SKIMAGE" \
-  "$MATE|7bf4c2209f34b4f61ba6d24c8b58c28b361e82e4b943aae6d42c030169af9e04|https://deb.debian.org/debian/pool/main/m/mate-backgrounds/$MATE"
+# file|sha256|url (the same pins as check-real-footage.sh)
 fetch_checked "$FOOTAGE/archives" \
   "opencv_python-5.0.0.93.tar.gz|66aac3e5b5faa48d4025816592f3af19e4bfc2c68dec067bae2dbb4ca10aa9e2|$PYPI/79/4c/a438d23e09ce2033c09f7b784ad2fbdb0adf529e434101ed28f142226f98/opencv_python-5.0.0.93.tar.gz" \
   "moviepy-2.2.1.tar.gz|c80cb56815ece94e5e3e2d361aa40070eeb30a09d23a24c4e684d03e16deacb1|$PYPI/de/61/15f9476e270f64c78a834e7459ca045d669f869cec24eed26807b8cd479d/moviepy-2.2.1.tar.gz" \
@@ -46,19 +41,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/raw" "$OUT"
 
-# Photos, named after their package and file.
-for name in astronaut.png brick.png camera.png chelsea.png clock_motion.png coffee.png coins.png \
-  color.png grass.png gravel.png hubble_deep_field.jpg ihc.png moon.png motorcycle_left.png \
-  motorcycle_right.png page.png rocket.jpg text.png; do
-  unzip -q -o -j "$PHOTO_ARCHIVES/$SKIMAGE" "skimage/data/$name" -d "$WORK"
-  mv "$WORK/$name" "$WORK/raw/skimage-$name"
-done
-dpkg-deb -x "$PHOTO_ARCHIVES/$MATE" "$WORK/mate"
-for name in nature/Aqua.jpg nature/Blinds.jpg nature/Dune.jpg nature/FreshFlower.jpg \
-  nature/Garden.jpg nature/GreenMeadow.jpg nature/LadyBird.jpg nature/RainDrops.jpg \
-  nature/TwoWings.jpg nature/Wood.jpg nature/YellowFlower.jpg abstract/Elephants.jpg; do
-  cp "$WORK/mate/usr/share/backgrounds/mate/$name" "$WORK/raw/mate-$(basename "$name")"
-done
+# The 30 photos of fetch-photos.sh (its pins and download cache), named after their package and
+# file (skimage-astronaut.png, mate-Aqua.jpg, ...).
+PHOTO_CACHE="$PHOTO_ARCHIVES" Lab/scripts/fetch-photos.sh "$WORK/raw" >/dev/null
 
 # Two frames of each clip, taken by ffmpeg at 25 % and 75 % of the clip's length (an exact
 # seek: -ss after -i decodes up to that time, so the frame does not depend on keyframes).
