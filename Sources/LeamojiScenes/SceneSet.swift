@@ -10,11 +10,11 @@
 ///   creatures, fire versus fireworks, teeth and claws, cinemas and restaurants. A classifier
 ///   on the image's mean and spread of colour alone does little better than chance.
 ///
-/// Raw values are the names the command line uses (`leamoji scenes dataset --set varied`).
+/// Raw values are the names the command line uses (`leamoji-lab scenes dataset --set varied`).
 public enum SceneSet: String, CaseIterable, Codable, Hashable, Sendable {
   case classic
   case varied
 
-  /// The set `leamoji scenes dataset` makes when none is named.
+  /// The set `leamoji-lab scenes dataset` makes when none is named.
   public static let `default`: SceneSet = .varied
 }

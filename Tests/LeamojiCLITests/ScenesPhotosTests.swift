@@ -2,7 +2,7 @@ import Foundation
 import LeamojiTestSupport
 import Testing
 
-/// `leamoji scenes dataset --photos DIR`: photos mixed into the training half only.
+/// `leamoji-lab scenes dataset --photos DIR`: photos mixed into the training half only.
 @Suite("scenes dataset --photos")
 struct ScenesPhotosTests {
   /// A folder of two photos in `root`: PNG frames the generator itself wrote (any decodable
