@@ -100,11 +100,13 @@ let package = Package(
     ),
     // What both command-line tools share: the console (results on stdout, one-line errors on
     // stderr, made safe for a terminal), progress bars, exit statuses, and `train`'s options,
-    // run and printing (`leamoji-lab train` adds the workshop's options to `leamoji train`'s).
+    // run and printing (`leamoji-lab train` adds the workshop's options to `leamoji train`'s),
+    // and the scene generator's command (`leamoji-lab scenes`; `leamoji scenes`, hidden, for the
+    // command lines of before the move).
     .target(
       name: "LeamojiCommandLine",
       dependencies: [
-        "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier",
+        "LeamojiCore", "LeamojiAnalysis", "LeamojiClassifier", "LeamojiScenes",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

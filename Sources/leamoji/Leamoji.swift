@@ -29,7 +29,7 @@ struct Leamoji: ParsableCommand {
     subcommands: [
       Analyze.self, Play.self, Timeline.self, List.self, Export.self, Merge.self, Frames.self,
       LabelFrames.self, Review.self,
-      Report.self, Train.self, Evaluate.self, Classify.self, Model.self,
+      Report.self, Train.self, Evaluate.self, Classify.self, Model.self, LegacyScenes.self,
     ]
   )
 
@@ -48,10 +48,12 @@ struct Leamoji: ParsableCommand {
       print(LeamojiProcess.ffmpegVersion)
       return
     }
-    if let moved = MovedToLab.message(for: Array(CommandLine.arguments.dropFirst())) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let moved = MovedToLab.message(for: arguments) {
       Console.error(moved)
       Glibc.exit(ExitStatus.usage.rawValue)
     }
+    if let moved = MovedToLab.warning(for: arguments) { Console.warning(moved) }
     do {
       var command = try parseAsRoot()
       try command.run()

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import LeamojiAnalysis
-import LeamojiCommandLine
 import LeamojiCore
 import LeamojiScenes
 
@@ -11,17 +10,22 @@ extension SceneSet: ExpressibleByArgument {}
   import Glibc
 #endif
 
-/// `leamoji-lab scenes`: the deterministic mood-scene generator behind the default model's
+/// `leamoji-lab scenes` (and `leamoji scenes`, its hidden alias of before the move): the
+/// deterministic mood-scene generator behind the default model's
 /// training data and the sample videos (see Lab/scripts/regenerate-assets.sh).
-struct Scenes: ParsableCommand {
-  static let configuration = CommandConfiguration(
+public struct Scenes: ParsableCommand {
+  public init() {}
+
+  public static let configuration = CommandConfiguration(
     abstract:
       "Generate mood scenes: a labelled training set, or raw frames of a clip with known moods.",
     subcommands: [Dataset.self, Clip.self]
   )
 
-  struct Dataset: ParsableCommand {
-    static let configuration = CommandConfiguration(
+  public struct Dataset: ParsableCommand, Sendable {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
       abstract: "Write 'Training Data/' and 'Testing Data/' folders of generated PNG scenes.",
       discussion: """
         Writes <out>/Training Data/{Happy,Neutral,Scary}/ and <out>/Testing Data/... . Training \
@@ -71,7 +75,7 @@ struct Scenes: ParsableCommand {
     @Option(help: "With --photos: plain photo crops added to neutral, per neutral scene.")
     var photoPlain = 0.5
 
-    func validate() throws {
+    public func validate() throws {
       guard trainPerClass >= 1, trainPerClass <= 100_000, testPerClass >= 0, testPerClass <= 100_000
       else {
         throw ValidationError("image counts must be 1 to 100000 (testing may be 0)")
@@ -106,7 +110,7 @@ struct Scenes: ParsableCommand {
       return PhotoMix(photos: images, blendShare: photoBlend, plainShare: photoPlain)
     }
 
-    func run() throws {
+    public func run() throws {
       let pixelSize = PixelSize(width: size, height: size)
       let mix = try loadPhotos()
       for (split, perClass) in [(DatasetSplit.train, trainPerClass), (.test, testPerClass)]
@@ -167,8 +171,10 @@ struct Scenes: ParsableCommand {
     }
   }
 
-  struct Clip: ParsableCommand {
-    static let configuration = CommandConfiguration(
+  public struct Clip: ParsableCommand, Sendable {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
       abstract:
         "Render a clip of mood scenes as raw RGB24 frames on stdout (pipe it into an encoder).",
       discussion: """
@@ -211,7 +217,7 @@ struct Scenes: ParsableCommand {
       }
     }
 
-    func validate() throws {
+    public func validate() throws {
       guard try !parsedScript().isEmpty else { throw ValidationError("--script is empty") }
       guard PixelSize(parsing: size) != nil else {
         throw ValidationError("--size must look like 640x360")
@@ -228,7 +234,7 @@ struct Scenes: ParsableCommand {
       let labels: [String]
     }
 
-    func run() throws {
+    public func run() throws {
       guard isatty(STDOUT_FILENO) == 0 else {
         throw CommandFailure(
           "stdout is a terminal; pipe the raw frames into an encoder (see --help)", status: .usage)
