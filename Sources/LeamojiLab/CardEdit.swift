@@ -30,19 +30,10 @@ public struct CardEdit: Equatable, Sendable {
   /// The problem with the options alone, as `train` words it, or nil: a date that is not one, a
   /// threshold outside (0, 1).
   public var problem: String? {
-    if let created, ModelCard.date(parsing: created) == nil {
-      return
-        "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
-    }
-    for (name, value) in [
-      ("--scary-threshold", scaryThreshold), ("--scary-threshold-high", scaryThresholdHigh),
-      ("--scary-threshold-low", scaryThresholdLow),
-    ] {
-      if let value, !ModelCard.isThreshold(value) {
-        return "\(name) takes a probability between 0 and 1 (got \(value))"
-      }
-    }
-    return nil
+    if let created, ModelCard.date(parsing: created) == nil { return ModelCard.createdExpected }
+    // Each alone: whether they fit together is a question for the edited card.
+    return ModelCard.thresholdRangeProblem(
+      normal: scaryThreshold, high: scaryThresholdHigh, low: scaryThresholdLow)
   }
 
   /// `card` with the edit's fields set.
@@ -75,18 +66,10 @@ public struct CardEdit: Equatable, Sendable {
     if let scaryThreshold { card.scaryThreshold = scaryThreshold }
     if let scaryThresholdHigh { card.scaryThresholdHigh = scaryThresholdHigh }
     if let scaryThresholdLow { card.scaryThresholdLow = scaryThresholdLow }
-    guard card.scaryThresholdHigh != nil || card.scaryThresholdLow != nil else { return card }
-    guard let normal = card.scaryThreshold else {
-      throw LabError(
-        .usage, "--scary-threshold-high and --scary-threshold-low go with --scary-threshold")
-    }
-    let high = card.scaryThresholdHigh ?? normal / 2
-    let low = card.scaryThresholdLow ?? (1 + normal) / 2
-    guard high <= normal, normal <= low else {
-      throw LabError(
-        .usage,
-        "--scary-threshold-high \(high), --scary-threshold \(normal) and --scary-threshold-low \(low) must be probabilities between 0 and 1, in that order"
-      )
+    if let problem = ModelCard.thresholdsProblem(
+      normal: card.scaryThreshold, high: card.scaryThresholdHigh, low: card.scaryThresholdLow)
+    {
+      throw LabError(.usage, problem)
     }
     return card
   }

@@ -116,6 +116,38 @@ struct ModelCardTests {
   }
 }
 
+@Suite("The card's scary thresholds given together (train, leamoji-lab card)")
+struct ThresholdsProblemTests {
+  @Test(
+    "outside (0, 1), high or low without normal, or out of order: the option's line; else nil",
+    arguments: [
+      (0.4, nil, nil, nil), (0.4, 0.3, 0.6, nil), (0.4, 0.2, nil, nil), (0.4, nil, 0.7, nil),
+      (1.2, nil, nil, "--scary-threshold takes a probability between 0 and 1"),
+      (0.4, 0.0, nil, "--scary-threshold-high takes a probability between 0 and 1"),
+      (nil, nil, 0.6, "go with --scary-threshold"),
+      (0.4, 0.5, nil, "in that order"),
+      // A given low under the normal one, the unset high taken as half of it.
+      (0.4, nil, 0.3, "in that order"),
+      (0.8, nil, 0.85, nil), (0.8, 0.5, 0.75, "in that order"),
+    ] as [(Double?, Double?, Double?, String?)])
+  func problem(normal: Double?, high: Double?, low: Double?, expected: String?) {
+    let found = ModelCard.thresholdsProblem(normal: normal, high: high, low: low)
+    if let expected {
+      #expect(found?.contains(expected) == true, "\(String(describing: found))")
+    } else {
+      #expect(found == nil, "\(String(describing: found))")
+    }
+  }
+
+  @Test("each alone: a range problem only, never a question of order")
+  func rangeOnly() {
+    #expect(ModelCard.thresholdRangeProblem(normal: nil, high: 0.5, low: 0.2) == nil)
+    #expect(
+      ModelCard.thresholdRangeProblem(normal: nil, high: nil, low: 1)?.hasPrefix(
+        "--scary-threshold-low takes") == true)
+  }
+}
+
 @Suite("Fine-tuning (train --init)")
 struct FineTuningTests {
   func options(freeze: Int = 0) -> TrainingOptions {

@@ -216,6 +216,45 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).
   public static func isThreshold(_ p: Double) -> Bool { p > 0 && p < 1 }
 
+  /// Why a card cannot hold these scary thresholds, worded for the options that set them
+  /// (`--scary-threshold`, `-high`, `-low`: `train` and `leamoji-lab card`), or nil: one outside
+  /// (0, 1), a high or low one without the normal one, or not high ≤ normal ≤ low, an unset one
+  /// taken as `analyze --sensitivity` takes it (half of the normal one, half-way from it to 1).
+  public static func thresholdsProblem(normal: Double?, high: Double?, low: Double?) -> String? {
+    if let problem = thresholdRangeProblem(normal: normal, high: high, low: low) { return problem }
+    guard high != nil || low != nil else { return nil }
+    guard let normal else {
+      return "--scary-threshold-high and --scary-threshold-low go with --scary-threshold"
+    }
+    let high = high ?? normal / 2
+    let low = low ?? (1 + normal) / 2
+    guard high <= normal, normal <= low else {
+      return
+        "--scary-threshold-high \(high), --scary-threshold \(normal) and --scary-threshold-low \(low) must be probabilities between 0 and 1, in that order"
+    }
+    return nil
+  }
+
+  /// Why one of these scary thresholds, each on its own, cannot be a card's (outside (0, 1)),
+  /// worded for its option, or nil.
+  public static func thresholdRangeProblem(normal: Double?, high: Double?, low: Double?) -> String?
+  {
+    for (name, value) in [
+      ("--scary-threshold", normal), ("--scary-threshold-high", high),
+      ("--scary-threshold-low", low),
+    ] {
+      if let value, !isThreshold(value) {
+        return "\(name) takes a probability between 0 and 1 (got \(value))"
+      }
+    }
+    return nil
+  }
+
+  /// What `--created` takes (`train`, `leamoji-lab card`), for the line that refuses a date
+  /// `date(parsing:)` does not read.
+  public static let createdExpected =
+    "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
+
   /// Whether nothing is known (a file from before the card).
   public var isEmpty: Bool { self == ModelCard() }
 

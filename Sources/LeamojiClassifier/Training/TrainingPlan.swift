@@ -128,10 +128,7 @@ public struct TrainingPlan: Sendable {
   func creationDate() throws(TrainingError) -> String {
     if let created {
       guard let date = ModelCard.date(parsing: created) else {
-        throw TrainingError(
-          .usage,
-          "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
-        )
+        throw TrainingError(.usage, ModelCard.createdExpected)
       }
       return ModelCard.timestamp(date)
     }

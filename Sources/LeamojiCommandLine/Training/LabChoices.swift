@@ -48,22 +48,10 @@ public struct LabChoices: Sendable, Equatable {
   /// high ≤ normal ≤ low (the unset ones taken as `analyze` takes them).
   func checkThresholds() throws {
     try checkRanges()
-    if let scaryThreshold, !ModelCard.isThreshold(scaryThreshold) {
-      throw ValidationError(
-        "--scary-threshold takes a probability between 0 and 1 (got \(scaryThreshold))")
-    }
-    guard scaryThresholdHigh != nil || scaryThresholdLow != nil else { return }
-    guard let normal = scaryThreshold else {
-      throw ValidationError(
-        "--scary-threshold-high and --scary-threshold-low go with --scary-threshold")
-    }
-    let high = scaryThresholdHigh ?? normal / 2
-    let low = scaryThresholdLow ?? (1 + normal) / 2
-    guard ModelCard.isThreshold(high), ModelCard.isThreshold(low), high <= normal, normal <= low
-    else {
-      throw ValidationError(
-        "--scary-threshold-high \(high), --scary-threshold \(normal) and --scary-threshold-low \(low) must be probabilities between 0 and 1, in that order"
-      )
+    if let problem = ModelCard.thresholdsProblem(
+      normal: scaryThreshold, high: scaryThresholdHigh, low: scaryThresholdLow)
+    {
+      throw ValidationError(problem)
     }
   }
 

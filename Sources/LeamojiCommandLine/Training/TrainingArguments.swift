@@ -209,9 +209,7 @@ public struct CardTextArguments: ParsableArguments {
   /// Throws a usage error for a date that is not one.
   public func check() throws {
     if let created, ModelCard.date(parsing: created) == nil {
-      throw ValidationError(
-        "--created takes an ISO 8601 date such as 2026-11-23 or 2026-11-23T17:00:00Z, or seconds since 1970"
-      )
+      throw ValidationError(ModelCard.createdExpected)
     }
   }
 }
