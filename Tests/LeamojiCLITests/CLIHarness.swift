@@ -17,7 +17,6 @@ enum CLI {
   static func lab(_ arguments: [String], in directory: URL? = nil, timeout: Double? = nil)
     throws -> ProcessResult
   {
-    try ProcessRunner.run(
-      HelpText.binary("leamoji-lab"), arguments, in: directory, timeout: timeout)
+    try ProcessRunner.run(Repository.leamojiLab, arguments, in: directory, timeout: timeout)
   }
 }

@@ -56,7 +56,7 @@ struct ExampleRunner {
     set -o pipefail
     unset LEAMOJI_MODEL
     leamoji() { '\(CLI.binary)' "$@"; }
-    leamoji-lab() { '\(HelpText.binary("leamoji-lab"))' "$@"; }
+    leamoji-lab() { '\(Repository.leamojiLab)' "$@"; }
     \(example.text)
 
     """.write(to: script, atomically: true, encoding: .utf8)

@@ -65,7 +65,7 @@ enum HelpText {
   /// The built binary of `tool`.
   static func binary(_ tool: String) -> String {
     tool == "leamoji-lab"
-      ? Repository.productsFolder.appendingPathComponent("leamoji-lab").path : CLI.binary
+      ? Repository.leamojiLab : CLI.binary
   }
 
   static let fixtures = Repository.root.appendingPathComponent(

@@ -3,7 +3,7 @@ import LeamojiTestSupport
 
 /// The built `leamoji-lab` and `leamoji` binaries, which the lab's tests run as a user would.
 enum Lab {
-  static var binary: String { Repository.productsFolder.appendingPathComponent("leamoji-lab").path }
+  static var binary: String { Repository.leamojiLab }
 
   /// Runs `leamoji-lab` with `arguments` (COLUMNS fixed, so help wraps the same everywhere).
   static func run(_ arguments: [String]) throws -> ProcessResult {

@@ -56,4 +56,9 @@ public enum Repository {
 
   /// The built `leamoji` binary.
   public static var leamoji: String { productsFolder.appendingPathComponent("leamoji").path }
+
+  /// The built `leamoji-lab` binary (the model's workshop).
+  public static var leamojiLab: String {
+    productsFolder.appendingPathComponent("leamoji-lab").path
+  }
 }
