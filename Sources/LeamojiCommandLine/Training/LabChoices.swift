@@ -27,9 +27,10 @@ public struct LabChoices: Sendable, Equatable {
 
   public init() {}
 
-  /// Throws a usage error for a value out of range (the ones that need the product's options
-  /// too are checked by `TrainingArguments.check`).
-  func checkRanges() throws {
+  /// Throws a usage error for a value out of range, or scary thresholds a card cannot hold
+  /// together (`ModelCard.thresholdsProblem`); what needs the product's options too is checked
+  /// by `TrainingArguments.check`.
+  func check() throws {
     if let inputSize, !(inputSize >= 8 && inputSize <= 512 && inputSize % 8 == 0) {
       throw ValidationError(
         "--input-size must be a multiple of 8 from 8 to 512, e.g. 64, 96 or 128 (got \(inputSize))"
@@ -42,12 +43,6 @@ public struct LabChoices: Sendable, Equatable {
     guard l2.isFinite, l2 >= 0, l2 <= 1000 else {
       throw ValidationError("--l2 must be 0 to 1000 (got \(l2))")
     }
-  }
-
-  /// Throws a usage error for thresholds that are not probabilities or not in the order
-  /// high ≤ normal ≤ low (the unset ones taken as `analyze` takes them).
-  func checkThresholds() throws {
-    try checkRanges()
     if let problem = ModelCard.thresholdsProblem(
       normal: scaryThreshold, high: scaryThresholdHigh, low: scaryThresholdLow)
     {

@@ -124,7 +124,7 @@ public struct TrainingArguments: ParsableArguments {
       throw ValidationError("--freeze keeps layers of an existing model: give --init MODEL too")
     }
     try card.check()
-    try lab.checkThresholds()
+    try lab.check()
     if let augment, Augmentation(parsing: augment) == nil {
       throw ValidationError(
         "--augment takes a comma-separated list of flip, crop, exposure, noise, or none")
