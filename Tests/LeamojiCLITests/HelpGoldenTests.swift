@@ -71,11 +71,6 @@ enum HelpText {
   static let fixtures = Repository.root.appendingPathComponent(
     "Tests/LeamojiCLITests/Fixtures/help")
 
-  static var updating: Bool {
-    ProcessInfo.processInfo.environment["LEAMOJI_UPDATE_GOLDEN"].map { !$0.isEmpty && $0 != "0" }
-      ?? false
-  }
-
   struct Rendered: Sendable {
     let status: Int32
     /// Standard output, exactly as written.
@@ -139,7 +134,7 @@ struct HelpGoldenTests {
     let rendered = try HelpText.help(command)
     try #require(rendered.status == 0, "\(command.testDescription) exits 0: \(rendered.stderr)")
     #expect(rendered.stderr.isEmpty, "\(rendered.stderr)")
-    if HelpText.updating {
+    if Repository.updatingGoldens {
       try FileManager.default.createDirectory(
         at: HelpText.fixtures, withIntermediateDirectories: true)
       try rendered.bytes.write(to: command.fixture, options: .atomic)
@@ -192,7 +187,7 @@ struct HelpGoldenTests {
     let files = Set(
       (try? FileManager.default.contentsOfDirectory(atPath: HelpText.fixtures.path)) ?? [])
     let stale = files.subtracting(expectedFiles)
-    if HelpText.updating {
+    if Repository.updatingGoldens {
       for name in stale {
         try FileManager.default.removeItem(at: HelpText.fixtures.appendingPathComponent(name))
       }

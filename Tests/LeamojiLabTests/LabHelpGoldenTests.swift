@@ -25,10 +25,7 @@ struct LabHelpGoldenTests {
     try #require(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
     let file = Self.fixtures.appendingPathComponent(
       (["leamoji-lab"] + words).joined(separator: "-") + ".txt")
-    let updating = ProcessInfo.processInfo.environment["LEAMOJI_UPDATE_GOLDEN"].map {
-      !$0.isEmpty && $0 != "0"
-    }
-    if updating == true {
+    if Repository.updatingGoldens {
       try FileManager.default.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
       try rendered.stdoutData.write(to: file, options: .atomic)
       Issue.record("LEAMOJI_UPDATE_GOLDEN is set: rewrote \(file.lastPathComponent)")

@@ -57,6 +57,13 @@ public enum Repository {
   /// The built `leamoji` binary.
   public static var leamoji: String { productsFolder.appendingPathComponent("leamoji").path }
 
+  /// Whether `LEAMOJI_UPDATE_GOLDEN` is set (and not 0): golden tests then rewrite their
+  /// committed files instead of comparing, and fail so that such a run never passes.
+  public static var updatingGoldens: Bool {
+    ProcessInfo.processInfo.environment["LEAMOJI_UPDATE_GOLDEN"].map { !$0.isEmpty && $0 != "0" }
+      ?? false
+  }
+
   /// The built `leamoji-lab` binary (the model's workshop).
   public static var leamojiLab: String {
     productsFolder.appendingPathComponent("leamoji-lab").path

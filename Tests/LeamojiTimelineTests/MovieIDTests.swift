@@ -1,4 +1,5 @@
 import Foundation
+import LeamojiTestSupport
 import Testing
 
 @testable import LeamojiTimeline
@@ -143,10 +144,7 @@ struct MovieIDDecompositionTests {
   )
   func tableIsCurrent() throws {
     let expected = Self.tableSource()
-    let update = ProcessInfo.processInfo.environment["LEAMOJI_UPDATE_GOLDEN"].map {
-      !$0.isEmpty && $0 != "0"
-    }
-    if update == true {
+    if Repository.updatingGoldens {
       try expected.write(toFile: Self.tablePath, atomically: true, encoding: .utf8)
     }
     let committed = try String(contentsOfFile: Self.tablePath, encoding: .utf8)
