@@ -26,9 +26,9 @@ public struct AnalysisPlan: Sendable {
     /// (normal), `high` and `low`.
     public func scaryThreshold(tuned: Double?, high: Double? = nil, low: Double? = nil) -> Double? {
       switch self {
-      case .low: return low ?? tuned.map { (1 + $0) / 2 } ?? 0.7
+      case .low: return low ?? tuned.map { ModelCard.sensitivityDefaults(normal: $0).low } ?? 0.7
       case .normal: return tuned
-      case .high: return high ?? tuned.map { $0 / 2 } ?? 0.3
+      case .high: return high ?? tuned.map { ModelCard.sensitivityDefaults(normal: $0).high } ?? 0.3
       case .threshold(let p): return p
       }
     }

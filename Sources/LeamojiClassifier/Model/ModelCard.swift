@@ -216,6 +216,12 @@ public struct ModelCard: Codable, Equatable, Sendable {
   /// Whether `p` can be a card's `scaryThreshold` (strictly between 0 and 1).
   public static func isThreshold(_ p: Double) -> Bool { p > 0 && p < 1 }
 
+  /// The scary thresholds of `analyze --sensitivity high` and `low` on a card whose tuned one is
+  /// `normal` and that sets no others: half of it, and half-way from it to 1.
+  public static func sensitivityDefaults(normal: Double) -> (high: Double, low: Double) {
+    (normal / 2, (1 + normal) / 2)
+  }
+
   /// Why a card cannot hold these scary thresholds, worded for the options that set them
   /// (`--scary-threshold`, `-high`, `-low`: `train` and `leamoji-lab card`), or nil: one outside
   /// (0, 1), a high or low one without the normal one, or not high ≤ normal ≤ low, an unset one
@@ -226,8 +232,9 @@ public struct ModelCard: Codable, Equatable, Sendable {
     guard let normal else {
       return "--scary-threshold-high and --scary-threshold-low go with --scary-threshold"
     }
-    let high = high ?? normal / 2
-    let low = low ?? (1 + normal) / 2
+    let defaults = sensitivityDefaults(normal: normal)
+    let high = high ?? defaults.high
+    let low = low ?? defaults.low
     guard high <= normal, normal <= low else {
       return
         "--scary-threshold-high \(high), --scary-threshold \(normal) and --scary-threshold-low \(low) must be probabilities between 0 and 1, in that order"
